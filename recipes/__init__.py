@@ -1,0 +1,1 @@
+"""Recipe data: one TOML file per recipe (read by tfdebug.recipebook)."""

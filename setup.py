@@ -1,0 +1,40 @@
+"""Packaging for tfdebug. The top-level recipes/ folder ships as package data tfdebug.recipes."""
+from setuptools import setup
+
+setup(
+    name="tfdebug",
+    version="0.1.0",
+    description="Make TensorFlow 2 tf.function / AutoGraph code debuggable.",
+    long_description=open("README.md", encoding="utf-8").read(),
+    long_description_content_type="text/markdown",
+    python_requires=">=3.11",
+    packages=["tfdebug", "tfdebug.recipes"],
+    package_dir={"tfdebug": "tfdebug", "tfdebug.recipes": "recipes"},
+    package_data={"tfdebug.recipes": ["*.toml"]},
+    include_package_data=True,
+    install_requires=["icecream>=2.1", "tabulate>=0.9"],
+    extras_require={
+        "tf": ["tensorflow>=2.16,<2.22"],
+        "cpu": ["tensorflow-cpu>=2.16,<2.22"],
+        "test": [
+            "pytest>=7.4",
+            "hypothesis>=6.80",
+            "ipython>=8.12",
+            "nbclient>=0.8",
+            "nbformat>=5.9",
+            "ipykernel>=6.20",
+            "pexpect>=4.8",
+            "build>=1.0",
+            "flake8>=6.0",
+        ],
+    },
+    entry_points={
+        "console_scripts": ["tfdebug = tfdebug.cli:main"],
+        "pytest11": ["tfdebug = tfdebug.pytest_plugin"],
+    },
+    classifiers=[
+        "Programming Language :: Python :: 3",
+        "Framework :: Pytest",
+        "Topic :: Software Development :: Debuggers",
+    ],
+)

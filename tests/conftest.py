@@ -1,0 +1,41 @@
+"""Shared fixtures. Every test must leave TensorFlow's global switches as it found them."""
+import os
+import sys
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import pytest  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+from tfdebug import _tf, eager as eager_module, tracing  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CASES = os.path.join(ROOT, "tests", "cases")  # verbatim copies of the shared reproducers
+
+
+@pytest.fixture(autouse=True)
+def switches_restored():
+    """Fail a test that leaves the eager flag, tf.data debug mode or the trace hook changed."""
+    before = (_tf.functions_run_eagerly(), _tf.data_debug_mode())
+    yield
+    after = (_tf.functions_run_eagerly(), _tf.data_debug_mode())
+    problems = []
+    if after != before:
+        problems.append(f"eager/tf.data flags {before} -> {after}")
+    if eager_module.active_entries():
+        problems.append(f"{eager_module.active_entries()} eager()/graph() entries left open")
+    if tracing.active() or _tf.trace_hook_installed():
+        problems.append("trace hook still installed")
+    if problems:
+        tf.config.run_functions_eagerly(before[0])
+        pytest.fail("switches not restored: " + "; ".join(problems))
+
+
+def run_tfdebug(*args, cwd=None, input=None, timeout=300, env=None):
+    """Run ``python -m tfdebug ARGS`` in a real subprocess; return CompletedProcess."""
+    import subprocess
+
+    full_env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONUNBUFFERED="1")
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, "-m", "tfdebug", *args], cwd=cwd, input=input,
+                          capture_output=True, text=True, timeout=timeout, env=full_env)

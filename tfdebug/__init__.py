@@ -1,0 +1,26 @@
+"""tfdebug: make TensorFlow 2 ``tf.function`` / AutoGraph code debuggable.
+
+Example::
+
+    import tfdebug
+
+    with tfdebug.eager():          # every tf.function runs as plain Python: pdb works
+        train_step(x, y)
+"""
+try:
+    import tensorflow as _tensorflow  # noqa: F401 - fail early, with the fix, when missing
+except ImportError:  # pragma: no cover - exercised in a venv without TensorFlow
+    raise ImportError(
+        "tfdebug needs TensorFlow: install it with `pip install 'tfdebug[cpu]'` "
+        "(or `pip install 'tfdebug[tf]'` for the GPU build).") from None
+
+__version__ = "0.1.0"
+
+from .eager import eager, eager_mode, graph  # noqa: E402
+
+__all__ = [
+    "__version__",
+    "eager",
+    "eager_mode",
+    "graph",
+]

@@ -1,0 +1,128 @@
+"""The base every tfdebug scope shares: a context manager that is also a decorator.
+
+Used as a decorator, a scope builds a *fresh* copy of itself for each call (as JAX's
+config state does), so recursion and threads each get their own entry and exit.
+``contextlib.ContextDecorator`` reuses ``self`` and leaves state stuck on recursion.
+Generator functions are wrapped so the scope is active exactly while their body runs:
+entered and exited around every resume, never while the consumer holds the generator.
+Coroutines keep the scope for the whole ``await`` (their suspension points belong to them).
+"""
+from __future__ import annotations
+
+import copy
+import functools
+import inspect
+import threading
+
+
+class Scope:
+    """Subclasses implement ``_enter(self) -> value`` and ``_exit(self, token, exc)``.
+
+    ``_enter`` returns the token that ``_exit`` gets back, and the value of ``with ... as``
+    is ``self`` unless a subclass overrides ``__enter__``. One object may be entered again
+    while active (nesting); each ``__exit__`` closes the most recent entry of that object
+    on the current thread.
+    """
+
+    def _enter(self):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _exit(self, token, exc: BaseException | None) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # -- context manager --------------------------------------------------------------
+
+    def _tokens(self) -> list:
+        local = self.__dict__.get("_scope_local")
+        if local is None:
+            local = self.__dict__.setdefault("_scope_local", threading.local())
+        if not hasattr(local, "tokens"):
+            local.tokens = []
+        return local.tokens
+
+    def __enter__(self):
+        self._tokens().append(self._enter())
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        tokens = self._tokens()
+        if not tokens:
+            raise RuntimeError(f"{type(self).__name__} exited more often than it was entered")
+        self._exit(tokens.pop(), exc)
+        return False  # never swallow the user's exception
+
+    # -- decorator --------------------------------------------------------------------
+
+    def fresh(self) -> "Scope":
+        """A copy with the same settings and no entries: one per decorated call."""
+        clone = copy.copy(self)
+        clone.__dict__.pop("_scope_local", None)
+        return clone
+
+    def __call__(self, fn):
+        if not callable(fn):
+            raise TypeError(f"{type(self).__name__}() decorates a function; got {type(fn).__name__}")
+        if inspect.isasyncgenfunction(fn):
+            wrapper = self._wrap_async_generator(fn)
+        elif inspect.iscoroutinefunction(fn):
+            wrapper = self._wrap_coroutine(fn)
+        elif inspect.isgeneratorfunction(fn):
+            wrapper = self._wrap_generator(fn)
+        else:
+            @functools.wraps(fn)
+            def wrapper(*args, **kwargs):
+                __tracebackhide__ = True
+                with self.fresh():
+                    return fn(*args, **kwargs)
+        return wrapper
+
+    def _wrap_generator(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            scope = self.fresh()
+            with scope:
+                gen = fn(*args, **kwargs)
+            value, method = None, "send"
+            while True:
+                try:
+                    with scope:
+                        if method == "send":
+                            item = gen.send(value)
+                        else:
+                            item = gen.throw(value)
+                except StopIteration as stop:
+                    return stop.value
+                try:
+                    value, method = (yield item), "send"
+                except GeneratorExit:
+                    with scope:
+                        gen.close()
+                    raise
+                except BaseException as exc:  # noqa: BLE001 - forwarded into the generator
+                    value, method = exc, "throw"
+        return wrapper
+
+    def _wrap_coroutine(self, fn):
+        @functools.wraps(fn)
+        async def wrapper(*args, **kwargs):
+            with self.fresh():
+                return await fn(*args, **kwargs)
+        return wrapper
+
+    def _wrap_async_generator(self, fn):
+        @functools.wraps(fn)
+        async def wrapper(*args, **kwargs):
+            scope = self.fresh()
+            agen = fn(*args, **kwargs)
+            try:
+                while True:
+                    with scope:
+                        try:
+                            item = await agen.__anext__()
+                        except StopAsyncIteration:
+                            return
+                    yield item
+            finally:
+                with scope:
+                    await agen.aclose()
+        return wrapper

@@ -1,0 +1,180 @@
+"""Every touch of TensorFlow internals lives here, version-gated, with a fallback.
+
+Public TF API is used where it exists (the eager flag, ``tf.inside_function``); private
+hooks (the trace hook, the scoped tf.data debug switch) are checked against the
+supported versions and degrade to a one-time warning when they are missing.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import warnings
+
+import tensorflow as tf
+
+log = logging.getLogger("tfdebug")
+
+SUPPORTED = ((2, 16), (2, 21))
+
+
+def tf_version() -> tuple[int, int]:
+    major, minor = tf.__version__.split(".")[:2]
+    return int(major), int(minor)
+
+
+def version_supported() -> bool:
+    return SUPPORTED[0] <= tf_version() <= SUPPORTED[1]
+
+
+_warned: set[str] = set()
+_warned_lock = threading.Lock()
+
+
+def warn_once(key: str, message: str) -> None:
+    """Emit ``message`` as a RuntimeWarning once per process for ``key``."""
+    with _warned_lock:
+        if key in _warned:
+            return
+        _warned.add(key)
+    warnings.warn(message, RuntimeWarning, stacklevel=3)
+
+
+# -- the eager flag (public API) ------------------------------------------------------
+
+def functions_run_eagerly() -> bool:
+    return bool(tf.config.functions_run_eagerly())
+
+
+def set_functions_run_eagerly(value: bool) -> None:
+    tf.config.run_functions_eagerly(bool(value))
+
+
+def inside_function() -> bool:
+    """True while a FuncGraph is being built (tracing), False in eager code."""
+    return bool(tf.inside_function())
+
+
+# -- tf.data debug mode ---------------------------------------------------------------
+
+def _debug_mode_module():
+    try:
+        from tensorflow.python.data.ops import debug_mode  # TF >= 2.13
+    except ImportError:
+        return None
+    if not hasattr(debug_mode, "toggle_debug_mode") or not hasattr(debug_mode, "DEBUG_MODE"):
+        return None
+    return debug_mode
+
+
+def data_debug_mode() -> bool:
+    """Whether tf.data runs user functions eagerly (``enable_debug_mode``)."""
+    module = _debug_mode_module()
+    return bool(module.DEBUG_MODE) if module else False
+
+
+def data_debug_mode_scopable() -> bool:
+    """True when the tf.data switch can be turned off again (private toggle present)."""
+    return _debug_mode_module() is not None
+
+
+def set_data_debug_mode(value: bool) -> None:
+    """Turn tf.data debug mode on or off; off needs the private toggle.
+
+    Raises RuntimeError when called while tracing (TF's switch only works eagerly).
+    """
+    if inside_function():
+        raise RuntimeError(
+            "eager(data=True) cannot take effect inside a tf.function or a tf.data function: "
+            "enter it in eager code, before the tf.data pipeline is built.")
+    module = _debug_mode_module()
+    if module is not None:
+        module.toggle_debug_mode(bool(value))
+    elif value:
+        tf.data.experimental.enable_debug_mode()
+    else:
+        warn_once("data-debug-off",
+                  f"tf.data debug mode cannot be turned off on TensorFlow {tf.__version__}; "
+                  "it stays on for the rest of the process.")
+
+
+# -- the trace hook -------------------------------------------------------------------
+#
+# Every tf.function trace (tf.function, Keras train/predict functions, tf.data functions,
+# get_concrete_function) goes through tracing_compilation._create_concrete_function in
+# TF 2.15+. We replace that module attribute with a wrapper that calls one callback
+# around the real call; tracing.py multiplexes that callback to its subscribers.
+
+def _tracing_module():
+    try:
+        from tensorflow.python.eager.polymorphic_function import tracing_compilation
+    except ImportError:
+        return None
+    if not callable(getattr(tracing_compilation, "_create_concrete_function", None)):
+        return None
+    return tracing_compilation
+
+
+_hook_lock = threading.Lock()
+_original_create = None
+
+
+def trace_hook_available() -> bool:
+    return _tracing_module() is not None
+
+
+def install_trace_hook(around_trace) -> bool:
+    """Route every trace through ``around_trace(trace_call, function_type, tracing_options)``.
+
+    ``around_trace`` must call ``trace_call()`` exactly once and return its result.
+    Returns False (after a one-time warning) when this TensorFlow has no hook point.
+    """
+    global _original_create
+    module = _tracing_module()
+    if module is None or not version_supported():
+        warn_once("trace-hook", f"tfdebug: trace hooks unavailable on TensorFlow "
+                                f"{'.'.join(map(str, tf_version()))}; tracing is not observed.")
+        if module is None:
+            return False
+    with _hook_lock:
+        if _original_create is not None:
+            return True
+        original = module._create_concrete_function
+
+        def _create_concrete_function(function_type, type_context, func_graph, tracing_options):
+            def trace_call():
+                return original(function_type, type_context, func_graph, tracing_options)
+            return around_trace(trace_call, function_type, tracing_options)
+
+        _create_concrete_function.__wrapped__ = original
+        module._create_concrete_function = _create_concrete_function
+        _original_create = original
+    return True
+
+
+def uninstall_trace_hook() -> None:
+    global _original_create
+    module = _tracing_module()
+    with _hook_lock:
+        if module is None or _original_create is None:
+            return
+        module._create_concrete_function = _original_create
+        _original_create = None
+
+
+def trace_hook_installed() -> bool:
+    module = _tracing_module()
+    return module is not None and hasattr(module._create_concrete_function, "__wrapped__")
+
+
+def traced_python_function(tracing_options):
+    """The user's Python function being traced (unwrapped from decorators TF adds)."""
+    fn = getattr(tracing_options, "python_function", None)
+    return getattr(fn, "__wrapped__", fn) if fn is not None else None
+
+
+def trace_parameters(function_type) -> list[tuple[str, object]]:
+    """(name, TraceType) per parameter of a canonicalized function type."""
+    try:
+        return [(p.name, p.type_constraint) for p in function_type.parameters.values()]
+    except AttributeError:
+        return []

@@ -1,0 +1,1 @@
+"""tfdebug's pytest plugin (``pytest11`` entry point). Inert unless asked."""

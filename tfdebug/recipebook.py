@@ -1,0 +1,169 @@
+"""The recipes: tfdebug's one source of knowledge (DESIGN principle 5).
+
+Each recipe is a TOML file in the top-level ``recipes/`` folder, shipped in the wheel as the
+package data ``tfdebug.recipes``. (This loader is ``recipebook`` because the data package
+owns the name ``tfdebug.recipes``.) Loading is lenient: a broken file is skipped with a
+warning naming the file and the key. ``validate()`` is the strict check the tests run.
+
+Example::
+
+    from tfdebug import recipebook
+    recipe = recipebook.get("TFD101")
+    print(recipe.category, recipe.title)
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib.resources
+import re
+import tomllib
+import warnings
+
+CATEGORIES = (
+    "tensor-as-bool", "tensor-iteration", "out-of-scope-tensor", "unhashable-tensor",
+    "unknown-length", "unsupported-syntax", "autograph-conversion", "variable-creation",
+    "retracing", "trace-time-side-effect", "stale-capture", "numpy-in-graph",
+    "loop-var-shape", "branch-mismatch", "string-format", "unknown-shape", "dtype-mismatch",
+    "keras-training-flag", "keras-misuse", "data-pipeline", "distribute",
+)
+
+REQUIRED = ("id", "category", "title", "cause", "fix")
+OPTIONAL = ("errors", "messages", "before", "after", "docs")
+ID_PATTERN = re.compile(r"TFD\d{3}")
+
+# Message regexes see at most this much text, so a 10 MB message costs what a short one does.
+MESSAGE_WINDOW = 4096
+
+
+class RecipeError(ValueError):
+    """A recipe file is malformed; the message names the file and the key."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Recipe:
+    id: str
+    category: str
+    title: str
+    cause: str
+    fix: str
+    errors: tuple[str, ...] = ()
+    messages: tuple[re.Pattern, ...] = ()
+    before: str = ""
+    after: str = ""
+    docs: str = ""
+    source: str = ""  # the file it came from
+
+    def matches_error(self, class_names) -> bool:
+        """True when any of the exception's class names (MRO) is one of ``errors``."""
+        return bool(set(self.errors) & set(class_names))
+
+    def matches_message(self, message: str) -> bool:
+        head = message[:MESSAGE_WINDOW]
+        return any(p.search(head) for p in self.messages)
+
+
+def parse(text: str, source: str = "<string>") -> Recipe:
+    """Parse and check one recipe; raise RecipeError naming ``source`` and the key."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RecipeError(f"{source}: not valid TOML: {exc}") from None
+    for key in REQUIRED:
+        if not isinstance(data.get(key), str) or not data[key].strip():
+            raise RecipeError(f"{source}: key {key!r} is missing or not a non-empty string")
+    unknown = set(data) - set(REQUIRED) - set(OPTIONAL)
+    if unknown:
+        raise RecipeError(f"{source}: unknown key(s) {', '.join(sorted(unknown))}")
+    if not ID_PATTERN.fullmatch(data["id"]):
+        raise RecipeError(f"{source}: key 'id' must look like TFD123, got {data['id']!r}")
+    if data["category"] not in CATEGORIES:
+        raise RecipeError(f"{source}: key 'category' {data['category']!r} is not one of "
+                          f"the DESIGN.md categories")
+    for key in ("errors", "messages"):
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise RecipeError(f"{source}: key {key!r} must be a list of strings")
+    for key in ("before", "after", "docs"):
+        if not isinstance(data.get(key, ""), str):
+            raise RecipeError(f"{source}: key {key!r} must be a string")
+    messages = []
+    for pattern in data.get("messages", []):
+        try:
+            messages.append(re.compile(pattern))
+        except re.error as exc:
+            raise RecipeError(f"{source}: key 'messages' has a bad regex {pattern!r}: {exc}") from None
+    return Recipe(
+        id=data["id"], category=data["category"], title=data["title"].strip(),
+        cause=data["cause"].strip(), fix=data["fix"].strip(),
+        errors=tuple(data.get("errors", [])), messages=tuple(messages),
+        before=data.get("before", ""), after=data.get("after", ""), docs=data.get("docs", ""),
+        source=source)
+
+
+def _files():
+    folder = importlib.resources.files("tfdebug.recipes")
+    return sorted((f for f in folder.iterdir() if f.name.endswith(".toml")), key=lambda f: f.name)
+
+
+@functools.lru_cache(maxsize=1)
+def load() -> tuple[Recipe, ...]:
+    """All recipes, in id order; broken files are skipped with a warning."""
+    recipes, seen = [], set()
+    for file in _files():
+        try:
+            recipe = parse(file.read_text(encoding="utf-8"), file.name)
+        except (RecipeError, UnicodeDecodeError, OSError) as exc:
+            warnings.warn(f"tfdebug: skipping recipe {exc}", RuntimeWarning, stacklevel=2)
+            continue
+        if recipe.id in seen:
+            warnings.warn(f"tfdebug: skipping recipe {file.name}: key 'id' {recipe.id} is "
+                          f"already used", RuntimeWarning, stacklevel=2)
+            continue
+        seen.add(recipe.id)
+        recipes.append(recipe)
+    return tuple(sorted(recipes, key=lambda r: r.id))
+
+
+def validate() -> list[Recipe]:
+    """Strict: parse every file, raising RecipeError on the first problem (tests use it)."""
+    recipes, seen = [], {}
+    for file in _files():
+        recipe = parse(file.read_text(encoding="utf-8"), file.name)
+        if recipe.id in seen:
+            raise RecipeError(f"{file.name}: key 'id' {recipe.id} is already used by {seen[recipe.id]}")
+        seen[recipe.id] = file.name
+        recipes.append(recipe)
+    return recipes
+
+
+def get(recipe_id: str) -> Recipe:
+    """The recipe with this id; KeyError with the known ids' range when there is none."""
+    for recipe in load():
+        if recipe.id == recipe_id:
+            return recipe
+    raise KeyError(f"no recipe {recipe_id!r}; `tfdebug recipes` lists them")
+
+
+def by_category(category: str) -> list[Recipe]:
+    if category not in CATEGORIES:
+        raise ValueError(f"unknown category {category!r}; one of: {', '.join(CATEGORIES)}")
+    return [r for r in load() if r.category == category]
+
+
+def match(class_names, message: str) -> list[Recipe]:
+    """Recipes whose ``errors`` name one of ``class_names`` and whose regex hits ``message``.
+
+    Recipes with no ``messages`` match on the class alone and come after message matches.
+    """
+    names = list(class_names)
+    by_message, by_class = [], []
+    for recipe in load():
+        if not recipe.matches_error(names):
+            continue
+        if recipe.messages:
+            if recipe.matches_message(message):
+                by_message.append(recipe)
+        else:
+            by_class.append(recipe)
+    return by_message + by_class

