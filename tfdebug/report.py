@@ -38,6 +38,17 @@ class Finding:
         if self.severity not in SEVERITIES:
             raise ValueError(f"severity must be one of {SEVERITIES}, got {self.severity!r}")
 
+    @classmethod
+    def at(cls, recipe, severity: str, file: str | None, line: int | None,
+           function: str | None = None, message: str | None = None) -> "Finding":
+        """A finding for ``recipe`` (a recipebook.Recipe) at a user line; reads the code."""
+        from ._frames import source_line
+
+        return cls(severity=severity, recipe=recipe.id, category=recipe.category,
+                   file=os.path.abspath(file) if file and not file.startswith("<") else file,
+                   line=line, function=function, code=source_line(file, line),
+                   message=message or recipe.title)
+
     def to_json(self) -> dict:
         return dataclasses.asdict(self)
 

@@ -1,0 +1,87 @@
+"""Which frames and files are the user's: never TensorFlow, Keras, tfdebug or AutoGraph's.
+
+Every diagnosis points at a *user* line. The error explainer, the trace logger (call sites)
+and the side-effect guard all ask this module, so they agree on what "user code" means.
+"""
+from __future__ import annotations
+
+import linecache
+import os
+import sys
+import sysconfig
+import types
+
+_TFDEBUG_DIR = os.path.dirname(os.path.abspath(__file__))
+# Packages whose frames are never the user's fault.
+LIBRARY_PACKAGES = ("tensorflow", "keras", "tf_keras", "tensorflow_estimator", "absl",
+                    "numpy", "icecream", "executing", "tabulate", "IPython", "ipykernel",
+                    "pytest", "_pytest", "pluggy", "tfdebug")
+_GENERATED_MARKERS = ("__autograph_generated_file", "<frozen ")
+_STDLIB = {os.path.normcase(p) for p in {sysconfig.get_paths().get("stdlib", ""),
+                                          sysconfig.get_paths().get("platstdlib", "")} if p}
+
+
+def _library_dirs() -> tuple[str, ...]:
+    dirs = []
+    for name in LIBRARY_PACKAGES:
+        module = sys.modules.get(name)
+        path = getattr(module, "__file__", None) if module else None
+        if path:
+            dirs.append(os.path.normcase(os.path.dirname(os.path.abspath(path))) + os.sep)
+    dirs.append(os.path.normcase(_TFDEBUG_DIR) + os.sep)
+    return tuple(dirs)
+
+
+def is_user_file(filename: str | None) -> bool:
+    """True for the user's source files; False for libraries, the stdlib, generated code.
+
+    Notebook cells (``<ipython-input-...>``) and files with no folder count as user code.
+    """
+    if not filename:
+        return False
+    if any(marker in filename for marker in _GENERATED_MARKERS):
+        return False
+    if filename.startswith("<"):
+        return filename.startswith(("<ipython-input", "<string>", "<stdin>")) or "ipykernel" in filename
+    path = os.path.normcase(os.path.abspath(filename))
+    if path.startswith(_library_dirs()):
+        return False
+    if os.sep + "site-packages" + os.sep in path or os.sep + "dist-packages" + os.sep in path:
+        return False  # installed packages are libraries, never the line to blame
+    return not any(path.startswith(d + os.sep) for d in _STDLIB)
+
+
+def is_user_frame(frame: types.FrameType | None) -> bool:
+    return frame is not None and is_user_file(frame.f_code.co_filename)
+
+
+def user_caller(frame: types.FrameType | None = None, skip: int = 1) -> types.FrameType | None:
+    """The innermost user frame at or above ``frame`` (default: the caller's caller)."""
+    if frame is None:
+        frame = sys._getframe(skip + 1)
+    while frame is not None and not is_user_frame(frame):
+        frame = frame.f_back
+    return frame
+
+
+def source_line(filename: str | None, lineno: int | None) -> str:
+    """The stripped source line, or "" when it cannot be read (never raises)."""
+    if not filename or not lineno:
+        return ""
+    try:
+        return linecache.getline(filename, int(lineno)).strip()
+    except Exception:  # noqa: BLE001 - odd files (binary, vanished) give no context
+        return ""
+
+
+def source_context(filename: str | None, lineno: int | None, around: int = 1) -> list[tuple[int, str]]:
+    """[(line number, text)] for ``around`` lines each side of ``lineno`` (never raises)."""
+    if not filename or not lineno:
+        return []
+    try:
+        lines = linecache.getlines(filename)
+    except Exception:  # noqa: BLE001
+        return []
+    lineno = int(lineno)
+    first, last = max(1, lineno - around), min(len(lines), lineno + around)
+    return [(n, lines[n - 1].rstrip("\n")) for n in range(first, last + 1)]
