@@ -7,7 +7,11 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import pytest  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
-from tfdebug import _tf, eager as eager_module, tracing  # noqa: E402
+import importlib  # noqa: E402
+
+from tfdebug import _tf, tracing  # noqa: E402
+
+eager_module = importlib.import_module("tfdebug.eager")  # the module; tfdebug.eager is the scope
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CASES = os.path.join(ROOT, "tests", "cases")  # verbatim copies of the shared reproducers
