@@ -132,11 +132,14 @@ def install_trace_hook(around_trace) -> bool:
     """
     global _original_create
     module = _tracing_module()
-    if module is None or not version_supported():
-        warn_once("trace-hook", f"tfdebug: trace hooks unavailable on TensorFlow "
-                                f"{'.'.join(map(str, tf_version()))}; tracing is not observed.")
-        if module is None:
-            return False
+    version = ".".join(map(str, tf_version()))
+    if module is None:
+        warn_once("trace-hook", f"tfdebug: trace hooks unavailable on TensorFlow {version}; "
+                                "tracing is not observed.")
+        return False
+    if not version_supported():
+        warn_once("trace-hook-version", f"tfdebug: TensorFlow {version} is not a supported "
+                  "version (2.16-2.21); trace hooks are installed but may misbehave.")
     with _hook_lock:
         if _original_create is not None:
             return True
