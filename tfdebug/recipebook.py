@@ -29,11 +29,43 @@ CATEGORIES = (
 )
 
 REQUIRED = ("id", "category", "title", "cause", "fix")
-OPTIONAL = ("errors", "messages", "before", "after", "docs")
+OPTIONAL = ("errors", "messages", "before", "after", "docs", "when", "blame")
 ID_PATTERN = re.compile(r"TFD\d{3}")
 
-# Message regexes see at most this much text, so a 10 MB message costs what a short one does.
-MESSAGE_WINDOW = 4096
+# ``when``: facts about where an error happened, all of which must hold for the recipe to
+# apply (diagnose.py computes them from the traceback and the offending source).
+TAGS = (
+    "tf.data",                 # raised while tf.data traced a map/filter function
+    "keras-call",              # raised inside a Keras layer/model/loss/metric call
+    "no-source",               # the offending function's source is not readable (exec, REPL)
+    "assert",                  # the offending line is an `assert` statement
+    "in-list",                 # ... tests `x in [...]` / `x not in (...)`
+    "enumerate",               # ... calls enumerate() or zip()
+    "comprehension",           # ... holds a list/set/dict comprehension or generator expression
+    "shape-index",             # ... indexes a static shape: `x.shape[i]`
+    "try-body",                # ... sits in the body of a `try` statement
+    "loop-carried",            # ... updates, inside a loop, a variable set before the loop
+    "keras-constructor",       # ... constructs a Keras layer, model or optimizer
+    "append-in-loop",          # the offending function appends to a list inside a loop
+    "set-seed",                # the offending function calls tf.random.set_seed
+    "py-function",             # the user's code calls tf.py_function / tf.numpy_function
+    "keras-call-tf-function",  # a live Keras layer/model has @tf.function on its `call`
+)
+# ``blame``: where the cause is when TensorFlow points at the symptom (diagnose.py's locators).
+LOCATORS = ("append-in-loop", "set-seed", "yield", "py-function", "keras-call-tf-function",
+            "string-format")
+
+# Message regexes see a bounded window (head and tail) of the message, so a 10 MB message
+# costs what a short one does; AutoGraph and Keras put the useful text near either end.
+MESSAGE_WINDOW = 8192
+MESSAGE_TAIL = 4096
+
+
+def message_window(message: str) -> str:
+    """The part of ``message`` regexes look at: all of it when short, else head and tail."""
+    if len(message) <= MESSAGE_WINDOW + MESSAGE_TAIL:
+        return message
+    return message[:MESSAGE_WINDOW] + "\n" + message[-MESSAGE_TAIL:]
 
 
 class RecipeError(ValueError):
@@ -52,6 +84,8 @@ class Recipe:
     before: str = ""
     after: str = ""
     docs: str = ""
+    when: tuple[str, ...] = ()
+    blame: str = ""
     source: str = ""  # the file it came from
 
     def matches_error(self, class_names) -> bool:
@@ -59,8 +93,12 @@ class Recipe:
         return bool(set(self.errors) & set(class_names))
 
     def matches_message(self, message: str) -> bool:
-        head = message[:MESSAGE_WINDOW]
-        return any(p.search(head) for p in self.messages)
+        window = message_window(message)
+        return any(p.search(window) for p in self.messages)
+
+    def applies(self, tags) -> bool:
+        """True when every ``when`` tag is among ``tags``."""
+        return set(self.when) <= set(tags)
 
 
 def parse(text: str, source: str = "<string>") -> Recipe:
@@ -80,13 +118,19 @@ def parse(text: str, source: str = "<string>") -> Recipe:
     if data["category"] not in CATEGORIES:
         raise RecipeError(f"{source}: key 'category' {data['category']!r} is not one of "
                           f"the DESIGN.md categories")
-    for key in ("errors", "messages"):
+    for key in ("errors", "messages", "when"):
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise RecipeError(f"{source}: key {key!r} must be a list of strings")
-    for key in ("before", "after", "docs"):
+    for key in ("before", "after", "docs", "blame"):
         if not isinstance(data.get(key, ""), str):
             raise RecipeError(f"{source}: key {key!r} must be a string")
+    unknown_tags = set(data.get("when", [])) - set(TAGS)
+    if unknown_tags:
+        raise RecipeError(f"{source}: key 'when' has unknown tag(s) {', '.join(sorted(unknown_tags))}; "
+                          f"known: {', '.join(TAGS)}")
+    if data.get("blame") and data["blame"] not in LOCATORS:
+        raise RecipeError(f"{source}: key 'blame' {data['blame']!r} is not one of {', '.join(LOCATORS)}")
     messages = []
     for pattern in data.get("messages", []):
         try:
@@ -98,7 +142,7 @@ def parse(text: str, source: str = "<string>") -> Recipe:
         cause=data["cause"].strip(), fix=data["fix"].strip(),
         errors=tuple(data.get("errors", [])), messages=tuple(messages),
         before=data.get("before", ""), after=data.get("after", ""), docs=data.get("docs", ""),
-        source=source)
+        when=tuple(data.get("when", [])), blame=data.get("blame", ""), source=source)
 
 
 def _files():
@@ -151,19 +195,29 @@ def by_category(category: str) -> list[Recipe]:
     return [r for r in load() if r.category == category]
 
 
-def match(class_names, message: str) -> list[Recipe]:
-    """Recipes whose ``errors`` name one of ``class_names`` and whose regex hits ``message``.
+def match(class_names, message: str, tags=None) -> list[Recipe]:
+    """Recipes whose ``errors`` name one of ``class_names``, best first.
 
-    Recipes with no ``messages`` match on the class alone and come after message matches.
+    A recipe with ``messages`` needs one of its regexes to hit ``message``; with ``tags``
+    given, a recipe's ``when`` tags must all be among them. Ranking: message matches before
+    class-only ones, then the most specific (most ``when`` tags) first. With ``tags=None``
+    (only the text is known, as in ``tfdebug explain "<error text>"``) ``when`` is not
+    checked and general recipes come first.
+
+    Example::
+
+        match(["OperatorNotAllowedInGraphError", "TypeError"],
+              "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed.")[0].id
     """
-    names = list(class_names)
-    by_message, by_class = [], []
-    for recipe in load():
+    names = set(class_names)
+    ranked = []
+    for order, recipe in enumerate(load()):
         if not recipe.matches_error(names):
             continue
-        if recipe.messages:
-            if recipe.matches_message(message):
-                by_message.append(recipe)
-        else:
-            by_class.append(recipe)
-    return by_message + by_class
+        if recipe.messages and not recipe.matches_message(message):
+            continue
+        if tags is not None and not recipe.applies(tags):
+            continue
+        specificity = len(recipe.when) if tags is not None else -len(recipe.when)
+        ranked.append((not recipe.messages, -specificity, order, recipe))
+    return [entry[-1] for entry in sorted(ranked, key=lambda e: e[:3])]
