@@ -25,6 +25,8 @@ setup(
             "ipykernel>=6.20",
             "pexpect>=4.8",
             "build>=1.0",
+            "setuptools>=64",
+            "wheel>=0.40",
             "flake8>=6.0",
         ],
     },

@@ -1,0 +1,62 @@
+"""The wheel ships the recipes; without TensorFlow, `import tfdebug` says what to install."""
+import os
+import subprocess
+import sys
+import sysconfig
+import venv
+
+import pytest
+
+from conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                    "-q", "-w", str(out), ROOT], check=True, capture_output=True, text=True)
+    (path,) = out.glob("tfdebug-*.whl")
+    return path
+
+
+def _fresh_venv(folder, wheel, with_tensorflow):
+    venv.EnvBuilder(with_pip=False).create(folder)
+    python = os.path.join(folder, "bin", "python")
+    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    # Install the wheel by unpacking it (what pip does for a pure wheel), without deps.
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", site,
+                    str(wheel)], check=True, capture_output=True, text=True)
+    if with_tensorflow:
+        # Reuse this environment's TensorFlow; .pth paths come after the venv's own packages.
+        with open(os.path.join(site, "tensorflow_from_test.pth"), "w") as fh:
+            fh.write(sysconfig.get_paths()["purelib"] + "\n")
+    return python
+
+
+def test_wheel_contains_recipes_and_reads_them_when_installed(wheel, tmp_path):
+    import zipfile
+    names = zipfile.ZipFile(wheel).namelist()
+    assert any(n.startswith("tfdebug/recipes/TFD") and n.endswith(".toml") for n in names)
+    python = _fresh_venv(str(tmp_path / "venv"), wheel, with_tensorflow=True)
+    code = ("import tfdebug, tfdebug.recipebook as r; "
+            "print(tfdebug.__file__); print(r.get('TFD101').category, len(r.load()))")
+    proc = subprocess.run([python, "-c", code], capture_output=True, text=True, cwd=str(tmp_path),
+                          env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"), timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    first, second = proc.stdout.splitlines()[-2:]
+    assert first.startswith(str(tmp_path / "venv"))          # the wheel, not the checkout
+    category, count = second.split()
+    assert category == "tensor-as-bool"
+    shipped = len([n for n in names if n.startswith("tfdebug/recipes/TFD")])
+    assert int(count) == shipped
+
+
+def test_import_without_tensorflow_is_one_clear_sentence(wheel, tmp_path):
+    python = _fresh_venv(str(tmp_path / "venv"), wheel, with_tensorflow=False)
+    proc = subprocess.run([python, "-c", "import tfdebug"], capture_output=True, text=True,
+                          cwd=str(tmp_path), timeout=60)
+    assert proc.returncode == 1
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: tfdebug needs TensorFlow")
+    assert "tfdebug[cpu]" in last
