@@ -1,0 +1,196 @@
+"""The pytest plugin, tested in real pytest subprocesses (TensorFlow cannot be re-imported
+in one process): options, ini keys, the marker, the fixtures, the report header and the
+diagnosis in failing tests' reports."""
+import pytest
+
+pytest_plugins = ["pytester"]
+
+# A small module of tf.functions the generated tests share.
+STEPS = """
+import tensorflow as tf
+
+EAGER_SEEN = []
+
+@tf.function
+def step(x):
+    EAGER_SEEN.append(tf.executing_eagerly())
+    return x * 2.0
+"""
+
+
+@pytest.fixture
+def project(pytester):
+    pytester.makepyfile(steps=STEPS)
+    pytester.syspathinsert()
+    return pytester
+
+
+def _run(pytester, *args):
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-rA", *args, timeout=240)
+
+
+@pytest.mark.smoke
+def test_inert_without_options(project):
+    project.makepyfile(test_inert="""
+        import tensorflow as tf
+        from tfdebug import _tf
+        from steps import step, EAGER_SEEN
+
+        def test_graph_as_usual():
+            step(tf.constant(1.0))
+            assert EAGER_SEEN == [False]            # traced once, as a graph
+            assert not tf.config.functions_run_eagerly()
+            assert not _tf.trace_hook_installed()
+    """)
+    result = _run(project)
+    result.assert_outcomes(passed=1)
+    assert not [line for line in result.outlines if line.startswith("tfdebug ")]  # no header
+
+
+@pytest.mark.smoke
+def test_eager_option_marker_and_fixture(project):
+    project.makepyfile(test_eager="""
+        import pytest
+        import tensorflow as tf
+        from steps import step, EAGER_SEEN
+
+        def test_option_runs_functions_eagerly():
+            EAGER_SEEN.clear()
+            step(tf.constant(1.0)); step(tf.constant(2.0))
+            assert EAGER_SEEN == [True, True]        # the Python body ran on every call
+
+        @pytest.mark.tfdebug(eager=False)
+        def test_marker_overrides_the_option():
+            assert not tf.config.functions_run_eagerly()
+
+        @pytest.fixture
+        def traced_in_fixture():
+            EAGER_SEEN.clear()
+            step(tf.constant(3.0))
+            return list(EAGER_SEEN)
+
+        def test_fixtures_are_covered(traced_in_fixture):
+            assert traced_in_fixture == [True]
+    """)
+    result = _run(project, "--tfdebug-eager")
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines(["tfdebug 0.1.0 (TensorFlow 2.*): eager"])
+
+    project.makepyfile(test_fixture="""
+        import pytest
+        import tensorflow as tf
+        from steps import step, EAGER_SEEN
+
+        def test_tf_eager_fixture(tf_eager):
+            EAGER_SEEN.clear()
+            step(tf.constant(1.0))
+            assert EAGER_SEEN == [True]
+            assert type(tf_eager).__name__ == "eager"
+
+        @pytest.mark.tfdebug(eager=True)
+        def test_marker_alone():
+            assert tf.config.functions_run_eagerly()
+
+        def test_flag_restored_after_each_test():
+            assert not tf.config.functions_run_eagerly()
+    """)
+    result = _run(project, "-p", "no:randomly", "test_fixture.py")
+    result.assert_outcomes(passed=3)
+
+
+@pytest.mark.smoke
+def test_trace_log_fixture_and_max_traces(project):
+    project.makepyfile(test_traces="""
+        import pytest
+        import tensorflow as tf
+        from steps import step
+
+        def test_counts_traces(trace_log):
+            step(tf.constant(1.0)); step(tf.constant(2.0))
+            assert trace_log.count(step) == 1
+            step(tf.constant([1.0, 2.0]))                  # a new shape: a retrace
+            assert trace_log.count(step) == 2
+
+        @pytest.mark.tfdebug(max_traces=1)
+        def test_retrace_fails_the_test(trace_log):
+            step(tf.constant([[1.0]]))
+            step(tf.constant([[[1.0]]]))                   # a second trace: over the limit
+
+        @pytest.mark.tfdebug(max_traces=2)
+        def test_within_the_limit(trace_log):
+            step(tf.constant([[1.0]]))
+            step(tf.constant([[[1.0]]]))
+            assert trace_log.count(step) == 2
+    """)
+    result = _run(project)
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(["FAILED test_traces.py::test_retrace_fails_the_test*"])
+    assert "step" in result.stdout.str()
+
+
+def test_ini_keys(project):
+    project.makeini("""
+        [pytest]
+        tfdebug_eager = true
+        tfdebug_max_traces = 1
+    """)
+    project.makepyfile(test_ini="""
+        import tensorflow as tf
+        from steps import step, EAGER_SEEN
+
+        def test_eager_from_ini():
+            assert tf.config.functions_run_eagerly()
+    """)
+    result = _run(project)
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["tfdebug 0.1.0 (TensorFlow 2.*): eager, max-traces=1"])
+
+
+def test_bad_values_are_named(project):
+    project.makepyfile(test_bad="""
+        import pytest
+
+        @pytest.mark.tfdebug(eagre=True)
+        def test_typo():
+            pass
+
+        @pytest.mark.tfdebug(max_traces=0)
+        def test_zero():
+            pass
+    """)
+    result = _run(project)
+    result.assert_outcomes(errors=2)
+    result.stdout.fnmatch_lines([
+        "*@pytest.mark.tfdebug on test_bad.py::test_typo: unknown argument(s) eagre; "
+        "it takes eager, explain, max_traces*",
+        "*max_traces= takes a whole number >= 1, got 0*",
+    ])
+    result = _run(project, "--tfdebug-max-traces=lots")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--tfdebug-max-traces takes a whole number >= 1, got 'lots'*"])
+
+
+@pytest.mark.smoke
+def test_explain_adds_the_diagnosis(project):
+    project.makepyfile(test_explain="""
+        import tensorflow as tf
+
+        @tf.function(autograph=False)
+        def safe_div(a, b):
+            return a / b if b != 0 else b
+
+        def test_fails_in_graph():
+            safe_div(tf.constant(1.0), tf.constant(2.0))
+
+        def test_passes():
+            assert safe_div.python_function(1.0, 2.0) == 0.5
+    """)
+    result = _run(project, "--tfdebug-explain")
+    result.assert_outcomes(passed=1, failed=1)
+    out = result.stdout.str()
+    assert "tfdebug diagnosis (call)" in out
+    assert "TFD101" in out and "test_explain.py:5" in out
+
+    result = _run(project)                        # without the option: no diagnosis
+    result.assert_outcomes(passed=1, failed=1)
+    assert "tfdebug diagnosis" not in result.stdout.str()
