@@ -20,6 +20,9 @@ def _parser() -> argparse.ArgumentParser:
                                      "diagnosis, the trace logger and the side-effect guard.")
     run.add_argument("--eager", action="store_true", help="run every tf.function eagerly")
     run.add_argument("--report", metavar="FILE.json", help="write a JSON report here")
+    run.add_argument("--pdb", action="store_true",
+                     help="on an uncaught error, re-run the failing tf.function call eagerly "
+                          "with the same inputs and open pdb at the offending user line")
     run.add_argument("script", help="the Python script to run")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
 
@@ -43,7 +46,7 @@ def _run(args) -> int:
     from .runner import RunOptions, ScriptError, run
 
     options = RunOptions(script=args.script, args=args.args, eager=args.eager,
-                         report_path=args.report)
+                         report_path=args.report, pdb=args.pdb)
     try:
         return run(options)
     except ScriptError as exc:

@@ -69,6 +69,8 @@ def run(options: RunOptions) -> int:
             status, code = "error", (130 if isinstance(exc, KeyboardInterrupt) else 1)
             findings.extend(_diagnose_uncaught(exc))
             _print_uncaught(exc)
+            if options.pdb:
+                _debug_uncaught(exc)
         findings.extend(collected)
     traces = _traces(checks)
     _print_summary(checks)
@@ -139,6 +141,14 @@ def _traces(checks) -> list[dict]:
 
 def _print_summary(checks) -> None:
     """What the checks have to say at exit (the retrace table, ...), on stderr."""
+
+
+def _debug_uncaught(exc: BaseException) -> None:
+    """``--pdb``: re-run the failing tf.function call eagerly, pdb at the user line."""
+    if isinstance(exc, KeyboardInterrupt):
+        return
+    from .debugger import post_mortem_uncaught
+    post_mortem_uncaught(exc)
 
 
 def _diagnose_uncaught(exc: BaseException) -> list[report.Finding]:
