@@ -1,0 +1,158 @@
+"""``%load_ext tfdebug`` in a real IPython shell, and examples/notebook.ipynb executed by
+nbclient in a real kernel running this interpreter."""
+import json
+import os
+import sys
+
+import pytest
+import tensorflow as tf
+
+from tfdebug import _tf
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NOTEBOOK = os.path.join(ROOT, "examples", "notebook.ipynb")
+
+
+@pytest.fixture
+def shell():
+    """A real InteractiveShell; everything it changes in this process is put back."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    saved = (sys.displayhook, sys.excepthook)
+    ipython = InteractiveShell.instance()
+    try:
+        yield ipython
+    finally:
+        ipython.run_line_magic("unload_ext", "tfdebug")
+        InteractiveShell.clear_instance()
+        sys.displayhook, sys.excepthook = saved
+
+
+def _run(shell, capsys, source):
+    result = shell.run_cell(source)
+    captured = capsys.readouterr()
+    return result, captured.out + captured.err
+
+
+FUNCTIONS = """
+import tensorflow as tf
+SEEN = []
+
+@tf.function
+def step(x):
+    SEEN.append(tf.executing_eagerly())
+    return x + 1.0
+
+@tf.function
+def project(x, w):
+    y = tf.nn.relu(x)
+    return tf.matmul(y, w)
+"""
+
+
+def test_eager_magics_and_unload(shell, capsys):
+    _run(shell, capsys, "%load_ext tfdebug")
+    _run(shell, capsys, FUNCTIONS)
+    _, out = _run(shell, capsys, "%tfdebug eager on")
+    assert "tf.functions run eagerly" in out and _tf.functions_run_eagerly()
+    _run(shell, capsys, "step(tf.constant(1.0)); step(tf.constant(2.0))")
+    _, out = _run(shell, capsys, "%tfdebug eager off")
+    assert "as graphs again" in out and not _tf.functions_run_eagerly()
+    _run(shell, capsys, "%%tfdebug_eager\nstep(tf.constant(3.0))")
+    _run(shell, capsys, "step(tf.constant(4.0)); step(tf.constant(5.0))")
+    assert shell.user_ns["SEEN"] == [True, True, True, False]   # graph: traced once
+    assert not _tf.functions_run_eagerly()
+
+    result, out = _run(shell, capsys, "%tfdebug eager maybe")
+    assert "usage: %tfdebug eager on|off" in out
+
+    _run(shell, capsys, "%tfdebug eager on")
+    _run(shell, capsys, "%unload_ext tfdebug")          # unload leaves nothing switched on
+    assert not _tf.functions_run_eagerly() and not _tf.trace_hook_installed()
+    result, out = _run(shell, capsys, "%tfdebug traces")
+    assert "%tfdebug` not found" in out
+
+
+def test_rerun_stops_at_the_offending_user_line(shell, capsys):
+    _run(shell, capsys, "%load_ext tfdebug")
+    _, out = _run(shell, capsys, "%tfdebug rerun")
+    assert "nothing to re-run" in out
+    _run(shell, capsys, FUNCTIONS)
+    result, _ = _run(shell, capsys, "project(tf.ones((4, 3)), tf.ones((4, 2)))")
+    assert isinstance(result.error_in_exec, ValueError)           # the graph's error
+    _, out = _run(shell, capsys, '%tfdebug rerun -c "p y.shape, w.shape" -c "p float(x.numpy().sum())"')
+    assert "-> return tf.matmul(y, w)" in out
+    assert "(Pdb) p y.shape, w.shape\n(TensorShape([4, 3]), TensorShape([4, 2]))" in out
+    assert "(Pdb) p float(x.numpy().sum())\n12.0" in out                  # eager values
+    assert not _tf.functions_run_eagerly()
+    _, out = _run(shell, capsys, "%tfdebug rerun -c")
+    assert "takes `-c PDB_COMMAND` pairs" in out
+
+
+def test_traces_magic(shell, capsys):
+    _run(shell, capsys, "%load_ext tfdebug")
+    _run(shell, capsys, FUNCTIONS)
+    _run(shell, capsys, "step(tf.constant(1.0)); step(tf.constant([1.0, 2.0]))")
+    _, out = _run(shell, capsys, "%tfdebug traces")
+    assert "step" in out and "2" in out
+
+
+# -- the example notebook in a real kernel ----------------------------------------------
+
+@pytest.fixture
+def kernel_name(tmp_path, monkeypatch):
+    """A kernelspec for *this* interpreter, so a fresh venv (CI) runs the notebook with the
+    tfdebug and TensorFlow installed here, whatever kernels the machine has."""
+    name = "tfdebug-test"
+    spec = tmp_path / "jupyter" / "kernels" / name
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": f"Python ({sys.executable})", "language": "python",
+        "env": {"TF_CPP_MIN_LOG_LEVEL": "3", "NO_COLOR": "1"},
+    }))
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))
+    return name
+
+
+def _text(cell) -> str:
+    parts = []
+    for output in cell.get("outputs", []):
+        if output["output_type"] == "stream":
+            parts.append(output["text"])
+        elif output["output_type"] == "error":
+            parts.append(f"{output['ename']}: {output['evalue']}\n" + "\n".join(output["traceback"]))
+        else:
+            parts.append(output.get("data", {}).get("text/plain", ""))
+    return "\n".join(parts)
+
+
+def test_example_notebook_runs_in_a_real_kernel(kernel_name):
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    client = NotebookClient(nb, kernel_name=kernel_name, timeout=240, startup_timeout=120,
+                            resources={"metadata": {"path": os.path.dirname(NOTEBOOK)}})
+    client.execute()
+    code = [cell for cell in nb.cells if cell.cell_type == "code"]
+    by_source = {cell.source: _text(cell) for cell in code}
+
+    def output_of(fragment: str) -> str:
+        matches = [text for source, text in by_source.items() if fragment in source]
+        assert len(matches) == 1, f"one notebook cell should contain {fragment!r}"
+        return matches[0]
+
+    traces = output_of("%tfdebug traces")
+    assert "scale" in traces
+    eager = output_of("%tfdebug eager on")
+    assert "mean is 3.0" in eager and "as graphs again" in eager
+    assert "mean is 6.0" in output_of("%%tfdebug_eager")
+    diagnosis = output_of("def safe_div")
+    assert "OperatorNotAllowedInGraphError" in diagnosis and "TFD101" in diagnosis
+    assert "ValueError" in output_of("def project")
+    rerun = output_of("%tfdebug rerun")
+    assert "-> return tf.matmul(y, w)" in rerun
+    assert "(Pdb) p y.shape, w.shape\n(TensorShape([4, 3]), TensorShape([4, 2]))" in rerun
