@@ -27,6 +27,24 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
 
     sub.add_parser("doctor", help="show versions, devices, flags and which hooks work")
+
+    lint = sub.add_parser("lint", help="find tf.function pitfalls in source, without running it",
+                          description="Check Python files for tf.function / AutoGraph pitfalls "
+                                      "(AST only: nothing is imported or run). Exit 0 when clean, "
+                                      "1 with findings, 2 on usage errors. Settings come from "
+                                      "[tool.tfdebug] in the nearest pyproject.toml.")
+    lint.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
+    lint.add_argument("--format", choices=("text", "json"), default="text", dest="fmt",
+                      help="text: `path:line:col: CODE message` lines; json: an array")
+    lint.add_argument("--select", action="append", metavar="IDS",
+                      help="only these recipe ids, id prefixes or categories (comma-separated)")
+    lint.add_argument("--ignore", action="append", metavar="IDS",
+                      help="skip these recipe ids, id prefixes or categories (comma-separated)")
+    lint.add_argument("--exclude", action="append", metavar="GLOB",
+                      help="skip files and folders matching these globs")
+    lint.add_argument("--config", metavar="PYPROJECT", help="read [tool.tfdebug] from this file")
+    lint.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
+                      help="worker processes (default: automatic)")
     return parser
 
 
@@ -35,6 +53,10 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "run":
         return _run(args)
+    if args.command == "lint":
+        from .lint import main as lint_main
+        return lint_main(args.paths, fmt=args.fmt, select=args.select, ignore=args.ignore,
+                         exclude=args.exclude, jobs=args.jobs, config=args.config)
     if args.command == "doctor":
         from .doctor import render
         print(render())
