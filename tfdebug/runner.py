@@ -152,5 +152,18 @@ def _debug_uncaught(exc: BaseException) -> None:
 
 
 def _diagnose_uncaught(exc: BaseException) -> list[report.Finding]:
-    """The error diagnosis of the script's uncaught exception (first in the report)."""
-    return []
+    """The error diagnosis of the script's uncaught exception (first in the report).
+
+    The diagnosis is also added to the exception as a note, so the traceback printed next
+    shows it (``TFDEBUG=off`` skips both).
+    """
+    try:
+        from .explain import annotate
+
+        target, diagnosis = annotate(exc)
+        if target is not exc and diagnosis is not None:
+            exc.add_note(diagnosis.note())
+        return [diagnosis.finding()] if diagnosis is not None else []
+    except Exception:  # noqa: BLE001 - the script's error is reported as it is
+        log.debug("tfdebug: diagnosing the uncaught error failed", exc_info=True)
+        return []

@@ -1,0 +1,228 @@
+"""Explain errors where they surface: the ``explain()`` scope and the global hooks.
+
+``explain()`` adds the diagnosis to an exception as a PEP 678 note and lets the *same*
+object propagate (class, args, ``__cause__`` untouched). Where AutoGraph turned the user's
+own exception into ``StagingError``, the user's original exception is raised instead, with
+the note. ``install()`` does the same for uncaught errors: ``sys.excepthook``,
+``threading.excepthook`` and, under IPython, a custom exception handler. ``TFDEBUG=off``
+turns all of it off.
+
+Example::
+
+    import tfdebug
+
+    with tfdebug.explain():           # or @tfdebug.explain() on a function
+        train_step(x, y)              # a failure gets a "tfdebug TFD101 ..." note
+
+    tfdebug.install()                 # uncaught errors everywhere get the note
+"""
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import threading
+
+from ._scope import Scope
+
+log = logging.getLogger("tfdebug")
+
+__all__ = ["annotate", "disabled", "explain", "install", "installed", "uninstall"]
+
+_NOTE_PREFIX = "tfdebug"
+_STAGING = "StagingError"
+
+
+def disabled() -> bool:
+    """True when ``TFDEBUG=off`` (or 0/false/no): tfdebug leaves errors alone."""
+    return os.environ.get("TFDEBUG", "").strip().lower() in ("off", "0", "false", "no")
+
+
+def _has_note(exc: BaseException) -> bool:
+    notes = getattr(exc, "__notes__", None)
+    return isinstance(notes, list) and any(isinstance(n, str) and n.startswith(_NOTE_PREFIX) for n in notes)
+
+
+def _staged_original(exc: BaseException) -> BaseException | None:
+    """The user's own exception that AutoGraph replaced with StagingError, or None."""
+    try:
+        if _STAGING not in {c.__name__ for c in type(exc).__mro__}:
+            return None
+        original = exc.__context__
+        if not isinstance(original, Exception) or type(original).__module__.startswith(("tensorflow", "keras")):
+            return None
+        return original
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def annotate(exc: BaseException):
+    """Add the diagnosis note; return ``(exception to raise, Diagnosis or None)``.
+
+    The exception to raise is ``exc`` itself, or the user's original exception where
+    AutoGraph wrapped it in StagingError. Never raises; does nothing when disabled.
+    """
+    target, diagnosis = exc, None
+    if disabled():
+        return exc, None
+    try:
+        from .diagnose import diagnose
+
+        original = _staged_original(exc)
+        if original is not None:
+            target = original
+        diagnosis = diagnose(exc) or (diagnose(original) if original is not None else None)
+        if _has_note(target):
+            return target, diagnosis
+        if diagnosis is not None:
+            target.add_note(diagnosis.note())
+        elif original is not None:
+            target.add_note(_staging_note(exc, original))
+    except Exception:  # noqa: BLE001 - never break the user's error
+        log.debug("tfdebug: could not annotate %s", type(exc).__name__, exc_info=True)
+        return exc, None
+    return target, diagnosis
+
+
+def _staging_note(staging: BaseException, original: BaseException) -> str:
+    from .diagnose import extract
+    from .render import display_path
+
+    where = next((loc for locs in extract(staging).locations for loc in locs), None)
+    at = f" at {display_path(where.file)}:{where.line} in {where.function}" if where else ""
+    return (f"tfdebug: {type(original).__name__} was raised while tracing{at}; "
+            f"AutoGraph reported it as {type(staging).__name__}")
+
+
+class explain(Scope):  # noqa: N801 - used like a function: ``with tfdebug.explain():``
+    """Diagnose errors raised inside: the same exception propagates, with a tfdebug note.
+
+    Example::
+
+        @tfdebug.explain()
+        def main():
+            train_step(x, y)
+    """
+
+    def _enter(self):
+        return None
+
+    def _exit(self, token, exc):
+        __tracebackhide__ = True
+        if exc is None or not isinstance(exc, Exception):
+            return
+        target, _ = annotate(exc)
+        if target is not exc:
+            raise target  # the user's own exception, not AutoGraph's StagingError
+
+
+# -- global hooks ----------------------------------------------------------------------------
+
+_lock = threading.Lock()
+_saved: dict[str, object] = {}  # what install() replaced: "sys", "threading", "ipython"
+
+
+def _sys_hook(exc_type, exc, tb):
+    target = exc
+    if isinstance(exc, BaseException):
+        target, _ = annotate(exc)
+    previous = _saved.get("sys", sys.__excepthook__)
+    if target is not exc:
+        previous(type(target), target, target.__traceback__)
+    else:
+        previous(exc_type, exc, tb)
+
+
+def _threading_hook(args):
+    exc = args.exc_value
+    if isinstance(exc, BaseException):
+        target, _ = annotate(exc)
+        if target is not exc:
+            args = threading.ExceptHookArgs([type(target), target, target.__traceback__, args.thread])
+    previous = _saved.get("threading", threading.__excepthook__)
+    previous(args)
+
+
+def _ipython_handler(shell, etype, value, tb, tb_offset=None):
+    target = value
+    if isinstance(value, BaseException):
+        target, _ = annotate(value)
+    if target is not value:
+        etype, value, tb = type(target), target, target.__traceback__
+    # IPython's own display (which shows notes); with our handler out of the way so that
+    # showtraceback cannot come back here for a bare ``Exception``.
+    saved = shell.custom_exceptions
+    shell.custom_exceptions = ()
+    try:
+        shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+    finally:
+        shell.custom_exceptions = saved
+    return None
+
+
+def _current_shell():
+    if "IPython" not in sys.modules:  # never import IPython just to look
+        return None
+    try:
+        from IPython import get_ipython
+        return get_ipython()
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def install(shell=None) -> dict:
+    """Explain uncaught errors: ``sys.excepthook``, ``threading.excepthook``, IPython.
+
+    ``shell`` is an IPython shell (default: the running one, if any). Returns what it
+    replaced ({"sys": hook, "threading": hook, "ipython": (shell, handler)}); a second call
+    replaces nothing and returns {}. ``TFDEBUG=off`` makes it a no-op.
+
+    Example::
+
+        replaced = tfdebug.install()
+        ...
+        tfdebug.uninstall()
+    """
+    if disabled():
+        return {}
+    replaced = {}
+    with _lock:
+        if "sys" not in _saved:
+            _saved["sys"] = replaced["sys"] = sys.excepthook
+            sys.excepthook = _sys_hook
+        if "threading" not in _saved:
+            _saved["threading"] = replaced["threading"] = threading.excepthook
+            threading.excepthook = _threading_hook
+        shell = shell if shell is not None else _current_shell()
+        if shell is not None and "ipython" not in _saved:
+            previous = (shell, tuple(getattr(shell, "custom_exceptions", ())), getattr(shell, "CustomTB", None))
+            shell.set_custom_exc((Exception,), _ipython_handler)
+            _saved["ipython"] = previous
+            replaced["ipython"] = (shell, previous[2])
+    return replaced
+
+
+def installed() -> bool:
+    """True while ``install()`` is in effect."""
+    return bool(_saved)
+
+
+def uninstall() -> None:
+    """Put back what ``install()`` replaced (a hook someone set since is left alone)."""
+    with _lock:
+        if "sys" in _saved:
+            previous = _saved.pop("sys")
+            if sys.excepthook is _sys_hook:
+                sys.excepthook = previous
+        if "threading" in _saved:
+            previous = _saved.pop("threading")
+            if threading.excepthook is _threading_hook:
+                threading.excepthook = previous
+        if "ipython" in _saved:
+            shell, exceptions, custom_tb = _saved.pop("ipython")
+            try:
+                shell.custom_exceptions = exceptions
+                if custom_tb is not None:
+                    shell.CustomTB = custom_tb
+            except Exception:  # noqa: BLE001 - a shell that is gone needs nothing back
+                log.debug("tfdebug: could not restore the IPython handler", exc_info=True)
