@@ -251,38 +251,35 @@ def trace_log(request):
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
-    outcome = yield
     state = item.stash.get(_STATE, None)
-    if state is None or not state.settings.explain or call.excinfo is None:
-        return
-    report = outcome.get_result()
-    if not report.failed:
-        return
-    try:
-        text = _explanation(call.excinfo.value, state.findings)
-    except Exception:  # noqa: BLE001 - a tfdebug bug must not hide the test's failure
-        log.debug("tfdebug: could not diagnose the failure of %s", item.nodeid, exc_info=True)
-        return
-    if text:
-        report.sections.append((f"tfdebug diagnosis ({call.when})", text))
+    explain = (state is not None and state.settings.explain and call.excinfo is not None
+               and not call.excinfo.errisinstance((pytest.skip.Exception, pytest.xfail.Exception)))
+    extra = ""
+    if explain:
+        # Annotated before the report is built, the diagnosis shows in the failure's own
+        # "E" lines (pytest prints PEP 678 notes), right under the error it explains.
+        try:
+            extra = _annotate(call.excinfo.value, state.findings)
+        except Exception:  # noqa: BLE001 - a tfdebug bug must not hide the test's failure
+            log.debug("tfdebug: could not diagnose the failure of %s", item.nodeid, exc_info=True)
+    outcome = yield
+    if extra:
+        report = outcome.get_result()
+        if report.failed:
+            report.sections.append((f"tfdebug ({call.when})", extra))
 
 
-def _explanation(exc: BaseException, findings: list) -> str:
-    """The diagnosis of ``exc`` and the warnings tfdebug collected during the test."""
-    from . import explain
+def _annotate(exc: BaseException, findings: list) -> str:
+    """Note the diagnosis on ``exc``; return what did not fit there (warnings, or the
+    diagnosis of the user's own exception where AutoGraph replaced it)."""
+    from .explain import annotate
 
     parts = []
-    diagnosis = explain.diagnose(exc)
-    if diagnosis is not None:
-        parts.append(_render(diagnosis))
+    target, diagnosis = annotate(exc)
+    if target is not exc and diagnosis is not None:
+        parts.append(diagnosis.note())
     for finding in findings:
         where = f"{finding.file}:{finding.line}" if finding.file else "?"
         parts.append(f"tfdebug {finding.recipe or ''} {finding.severity}: {finding.message}\n"
                      f"  --> {where}" + (f" in {finding.function}" if finding.function else ""))
-    return "\n".join(p for p in parts if p)
-
-
-def _render(diagnosis) -> str:
-    from . import render
-
-    return render.text(diagnosis)
+    return "\n".join(parts)
