@@ -17,6 +17,8 @@ except ImportError:  # pragma: no cover - exercised in a venv without TensorFlow
 __version__ = "0.1.0"
 
 from .eager import eager, eager_mode, graph  # noqa: E402
+from .diagnose import diagnose  # noqa: E402
+from .explain import explain, install, uninstall  # noqa: E402
 from .debugger import breakpoint, debug  # noqa: E402,A004
 from .ipython import load_ipython_extension, unload_ipython_extension  # noqa: E402
 
@@ -25,6 +27,10 @@ __all__ = [
     "eager",
     "eager_mode",
     "graph",
+    "diagnose",
+    "explain",
+    "install",
+    "uninstall",
     "breakpoint",
     "debug",
     "load_ipython_extension",

@@ -28,6 +28,18 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("doctor", help="show versions, devices, flags and which hooks work")
 
+    from .recipebook import CATEGORIES
+
+    recipes = sub.add_parser("recipes", help="list the recipes (the knowledge base)",
+                             description="List every recipe: id, category, title.")
+    recipes.add_argument("--category", choices=CATEGORIES, metavar="CATEGORY",
+                         help=f"only this category: {', '.join(CATEGORIES)}")
+    explain = sub.add_parser("explain", help="explain a recipe id or an error message",
+                             description="Show a recipe (cause, fix, before/after) by id, "
+                                         "or the recipes that match a pasted error message.")
+    explain.add_argument("query", nargs="+", metavar="ID|ERROR-TEXT",
+                         help='a recipe id such as TFD101, or error text in quotes')
+
     lint = sub.add_parser("lint", help="find tf.function pitfalls in source, without running it",
                           description="Check Python files for tf.function / AutoGraph pitfalls "
                                       "(AST only: nothing is imported or run). Exit 0 when clean, "
@@ -57,6 +69,10 @@ def main(argv: list[str] | None = None) -> int:
         from .lint import main as lint_main
         return lint_main(args.paths, fmt=args.fmt, select=args.select, ignore=args.ignore,
                          exclude=args.exclude, jobs=args.jobs, config=args.config)
+    if args.command == "recipes":
+        return _recipes(args)
+    if args.command == "explain":
+        return _explain(args)
     if args.command == "doctor":
         from .doctor import render
         print(render())
@@ -74,6 +90,40 @@ def _run(args) -> int:
     except ScriptError as exc:
         print(f"tfdebug: error: {exc}", file=sys.stderr)
         return 2
+
+
+def _recipes(args) -> int:
+    from . import recipebook, render
+
+    chosen = recipebook.by_category(args.category) if args.category else recipebook.load()
+    print(render.recipes_table(chosen))
+    return 0
+
+
+def _explain(args) -> int:
+    from . import recipebook, render
+
+    query = " ".join(args.query).strip()
+    color = render.use_color(sys.stdout)
+    if recipebook.ID_PATTERN.fullmatch(query.upper()):
+        try:
+            recipe = recipebook.get(query.upper())
+        except KeyError as exc:
+            print(f"tfdebug: error: {exc.args[0]}", file=sys.stderr)
+            return 2
+        print(render.recipe_text(recipe, color=color))
+        return 0
+    found = recipebook.search(query)
+    if not found:
+        print("tfdebug: no recipe matches this error text; paste the exception's last line "
+              "(e.g. \"TypeError: Tensor is unhashable\") or see `tfdebug recipes`",
+              file=sys.stderr)
+        return 1
+    print(render.recipe_text(found[0], color=color))
+    if len(found) > 1:
+        print("\nalso matching:")
+        print(render.recipes_table(found[1:6]))
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -221,3 +221,20 @@ def match(class_names, message: str, tags=None) -> list[Recipe]:
         specificity = len(recipe.when) if tags is not None else -len(recipe.when)
         ranked.append((not recipe.messages, -specificity, order, recipe))
     return [entry[-1] for entry in sorted(ranked, key=lambda e: e[:3])]
+
+
+_ERROR_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception))\b")
+
+
+def search(text: str) -> list[Recipe]:
+    """Recipes for pasted error text, best first (``tfdebug explain "<error text>"``).
+
+    Message regexes decide; an exception class named in the text ranks its recipes first.
+    With no message hit, recipes listing a named class come back (general ones first).
+    """
+    window = message_window(text)
+    named = set(_ERROR_NAME.findall(window))
+    hits = [r for r in load() if r.messages and r.matches_message(window)]
+    if hits:
+        return sorted(hits, key=lambda r: (not (named & set(r.errors)), len(r.when), r.id))
+    return sorted((r for r in load() if named & set(r.errors)), key=lambda r: (len(r.when), r.id))

@@ -35,7 +35,7 @@ def _paint(text: str, code: str, color: bool) -> str:
 def _paragraph(label: str, text: str, color: bool) -> str:
     """``  label: text`` wrapped to WIDTH, continuation lines under the text."""
     body = " ".join(text.split())
-    head = f"  {label + ':':<7}"
+    head = f"  {label + ':':<8}"
     wrapped = textwrap.wrap(body, WIDTH - len(head)) or [""]
     lines = [_paint(head, _BOLD, color) + wrapped[0]]
     lines += [" " * len(head) + line for line in wrapped[1:]]
