@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import sys
 import threading
 import warnings
 
@@ -313,3 +314,231 @@ def graph_error_locations(exc: BaseException) -> list[tuple[str, int, str]]:
         if item not in unique:
             unique.append(item)
     return unique
+
+
+# -- side effects and run-time prints (side_effect_guard, print_to_tfprint, ic) ---------
+#
+# Symbolic tensors formatted into Python strings (f-strings, str.format, str()) are seen
+# through a hook on the graph tensor class, installed only while a tfdebug scope needs
+# it. print_to_tfprint() gives each tf.function a scope-private trace cache, so the graphs
+# it builds (with print ops) are never seen by calls made after the scope.
+
+_GENERATED_MARKER = "__autograph_generated_file"
+
+
+def is_generated_file(filename: str | None) -> bool:
+    """True for the files AutoGraph writes its converted functions to."""
+    return bool(filename) and _GENERATED_MARKER in filename
+
+
+def is_symbolic(value) -> bool:
+    """True for a graph (symbolic) tensor, False for eager tensors and everything else."""
+    try:
+        return bool(tf.is_symbolic_tensor(value))
+    except Exception:  # noqa: BLE001 - odd objects are simply not symbolic tensors
+        return False
+
+
+def mapped_location(frame) -> tuple[str, int, str] | None:
+    """(file, line, function) the user wrote for ``frame``, or None.
+
+    A frame of AutoGraph-generated code is mapped back to the user's source line.
+    """
+    filename = frame.f_code.co_filename
+    if not is_generated_file(filename):
+        return filename, frame.f_lineno, frame.f_code.co_name
+    origin = _autograph_source_map().get((filename, frame.f_lineno))
+    if origin is None:
+        return None
+    try:
+        return str(origin[0]), int(origin[1]), str(origin[2])
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def _autograph_source_map() -> dict:
+    """{(generated file, line): (user file, line, function)} of the converted code running."""
+    try:
+        from tensorflow.python.util import tf_stack
+        stack = tf_stack._source_mapper_stacks.get(threading.get_ident())
+        return dict(stack[-1].get_effective_source_map()) if stack else {}
+    except Exception:  # noqa: BLE001 - no map: generated frames stay unmapped
+        log.debug("tfdebug: AutoGraph source map unavailable", exc_info=True)
+        return {}
+
+
+def _symbolic_tensor_class():
+    try:
+        from tensorflow.python.framework.ops import SymbolicTensor  # TF >= 2.14
+        return SymbolicTensor
+    except ImportError:  # pragma: no cover - older layouts
+        return None
+
+
+_format_lock = threading.Lock()
+_format_hooks: tuple = ()
+_format_originals: dict = {}
+
+
+_format_local = threading.local()
+
+
+def _patched_formatter(name, original):
+    def method(self, *args):
+        if getattr(_format_local, "busy", False):  # __format__ calling __str__: report once
+            return original(self, *args)
+        _format_local.busy = True
+        try:
+            text = original(self, *args)
+        finally:
+            _format_local.busy = False
+        hooks = _format_hooks
+        if not hooks:
+            return text
+        caller = sys._getframe(1)
+        # hooks that replace the text (print conversion) first, newest first; observers
+        # (the side-effect guard) only see text that stays as it is
+        for hook, observe_only in sorted(reversed(hooks), key=lambda h: h[1]):
+            try:
+                replaced = hook(self, text, caller)
+            except Exception:  # noqa: BLE001 - formatting must never fail because of tfdebug
+                log.debug("tfdebug: tensor format hook %r failed", hook, exc_info=True)
+                continue
+            if replaced is not None and not observe_only:
+                return replaced
+        return text
+    method.__name__ = name
+    method.__wrapped__ = original
+    return method
+
+
+def add_tensor_format_hook(hook, observe_only: bool = False) -> bool:
+    """Call ``hook(tensor, text, caller_frame) -> str | None`` whenever a symbolic tensor is
+    formatted (``__format__``, ``__str__``, ``__repr__``); a str return replaces the text.
+    ``observe_only`` hooks run only when no other hook replaced the text.
+
+    Returns False (after a one-time warning) when this TensorFlow has no graph tensor class.
+    """
+    global _format_hooks
+    cls = _symbolic_tensor_class()
+    if cls is None:
+        warn_once("format-hook", f"tfdebug: formatting of graph tensors cannot be observed on "
+                                 f"TensorFlow {tf.__version__}.")
+        return False
+    with _format_lock:
+        _format_hooks = _format_hooks + ((hook, observe_only),)
+        if not _format_originals:
+            for name in ("__format__", "__str__", "__repr__"):
+                original = getattr(cls, name)
+                _format_originals[name] = cls.__dict__.get(name, _MISSING)
+                setattr(cls, name, _patched_formatter(name, original))
+    return True
+
+
+_MISSING = object()
+
+
+def remove_tensor_format_hook(hook) -> None:
+    """Undo one ``add_tensor_format_hook(hook)``; the class is restored after the last."""
+    global _format_hooks
+    cls = _symbolic_tensor_class()
+    with _format_lock:
+        hooks = list(_format_hooks)
+        for index in range(len(hooks) - 1, -1, -1):
+            if hooks[index][0] is hook:
+                del hooks[index]
+                break
+        _format_hooks = tuple(hooks)
+        if not _format_hooks and _format_originals and cls is not None:
+            for name, original in _format_originals.items():
+                if original is _MISSING:
+                    delattr(cls, name)
+                else:
+                    setattr(cls, name, original)
+            _format_originals.clear()
+
+
+def tensor_format_hooked() -> bool:
+    return bool(_format_originals)
+
+
+_redirect_lock = threading.Lock()
+_redirect_depth = 0
+_redirect_original = None
+_shadow_options: dict = {}  # id(TracingOptions) -> (original options, shadow options)
+
+
+def _shadow(tracing_options):
+    """The scope-private copy of ``tracing_options``: same function, fresh trace cache."""
+    import dataclasses
+
+    key = id(tracing_options)
+    entry = _shadow_options.get(key)
+    if entry is not None and entry[0] is tracing_options:
+        return entry[1]
+    from tensorflow.core.function.polymorphism import function_cache as function_cache_lib
+    shadow = dataclasses.replace(tracing_options,
+                                 function_cache=function_cache_lib.FunctionCache())
+    _shadow_options[key] = (tracing_options, shadow)
+    return shadow
+
+
+def redirect_trace_caches() -> bool:
+    """Until ``restore_trace_caches()``, every tf.function looks up and stores its traces in
+    a private cache: it traces afresh on its first call, and the traces made meanwhile are
+    dropped afterwards (calls after the restore use the function's own cache, untouched).
+    Nests by count. Returns False when this TensorFlow has no hook point.
+    """
+    global _redirect_depth, _redirect_original
+    module = _tracing_module()
+    if module is None or not callable(getattr(module, "trace_function", None)):
+        warn_once("trace-cache", f"tfdebug: traces cannot be scoped on TensorFlow "
+                                 f"{tf.__version__}; functions traced inside keep their prints.")
+        return False
+    with _redirect_lock:
+        _redirect_depth += 1
+        if _redirect_depth > 1:
+            return True
+        original = module.trace_function
+
+        def trace_function(args=None, kwargs=None, tracing_options=None):
+            if tracing_options is not None and tracing_options.function_cache is not None:
+                with _redirect_lock:
+                    if _redirect_depth:
+                        tracing_options = _shadow(tracing_options)
+            return original(args=args, kwargs=kwargs, tracing_options=tracing_options)
+
+        trace_function.__wrapped__ = original
+        module.trace_function = trace_function
+        _redirect_original = original
+    return True
+
+
+def restore_trace_caches() -> None:
+    """Undo one ``redirect_trace_caches()``; the last one drops every private cache."""
+    global _redirect_depth, _redirect_original
+    module = _tracing_module()
+    with _redirect_lock:
+        if _redirect_depth == 0:
+            return
+        _redirect_depth -= 1
+        if _redirect_depth:
+            return
+        if module is not None and _redirect_original is not None:
+            module.trace_function = _redirect_original
+        _redirect_original = None
+        _shadow_options.clear()
+
+
+def trace_caches_redirected() -> bool:
+    return _redirect_depth > 0
+
+
+def do_not_convert_instance(obj):
+    """Mark a callable object so AutoGraph calls it as is (``do_not_convert`` for objects)."""
+    try:
+        from tensorflow.python.autograph.impl.api import autograph_artifact
+        autograph_artifact(obj)
+    except Exception:  # noqa: BLE001 - without the mark AutoGraph converts it: still correct
+        log.debug("tfdebug: cannot mark %r as not-to-convert", obj, exc_info=True)
+    return obj
