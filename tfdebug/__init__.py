@@ -20,6 +20,7 @@ from .eager import eager, eager_mode, graph  # noqa: E402
 from .diagnose import diagnose  # noqa: E402
 from .explain import explain, install, uninstall  # noqa: E402
 from .debugger import breakpoint, debug  # noqa: E402,A004
+from .shapes import probe, shape_probe  # noqa: E402
 from .ipython import load_ipython_extension, unload_ipython_extension  # noqa: E402
 
 __all__ = [
@@ -35,4 +36,6 @@ __all__ = [
     "debug",
     "load_ipython_extension",
     "unload_ipython_extension",
+    "probe",
+    "shape_probe",
 ]
