@@ -1,0 +1,225 @@
+"""tfdebug with Keras 3 and tf.distribute: fit/evaluate/predict and a custom train_step
+under eager(), the trace logger and explain(); MirroredStrategy over two logical CPUs and
+MultiWorkerMirroredStrategy with two worker processes on loopback ports (both in
+subprocesses: devices and clusters are fixed when TensorFlow starts); the distribute
+recipes' reproducers."""
+import json
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+
+import keras
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import tfdebug
+from tfdebug import recipebook
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXAMPLE = os.path.join(ROOT, "examples", "distributed.py")
+
+
+def _env(**extra):
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONUNBUFFERED="1")
+    env.pop("TF_CONFIG", None)
+    env.update(extra)
+    return env
+
+
+class _Recorder(keras.Model):
+    """A model whose custom train_step records whether it ran eagerly."""
+
+    def __init__(self):
+        super().__init__()
+        self.dense = keras.layers.Dense(1)
+        self.eager_steps = []
+
+    def call(self, x, training=False):
+        return self.dense(x)
+
+    def train_step(self, data):
+        self.eager_steps.append(tf.executing_eagerly())
+        return super().train_step(data)
+
+
+def _data():
+    x = np.linspace(0.0, 1.0, 16, dtype="float32").reshape(8, 2)
+    return x, x.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.smoke
+def test_keras_fit_evaluate_predict_under_eager():
+    x, y = _data()
+    model = _Recorder()
+    model.compile(optimizer="sgd", loss="mse")
+    with tfdebug.eager():
+        model.fit(x, y, batch_size=4, epochs=1, verbose=0)
+        predicted_eagerly = model.predict(x, batch_size=4, verbose=0)
+        model.evaluate(x, y, batch_size=4, verbose=0)
+    assert model.eager_steps == [True, True]            # the user's step ran as Python
+    model.eager_steps.clear()
+    model.fit(x, y, batch_size=4, epochs=1, verbose=0)
+    assert model.eager_steps == [False]                  # outside: traced once, as a graph
+    np.testing.assert_allclose(model.predict(x, batch_size=4, verbose=0).shape,
+                               predicted_eagerly.shape)
+
+
+def test_trace_logger_and_explain_with_keras():
+    x, y = _data()
+    model = _Recorder()
+    model.compile(optimizer="sgd", loss="mse")
+    with tfdebug.trace_logger() as log:
+        model.fit(x, y, batch_size=4, epochs=2, verbose=0)
+        model.evaluate(x, y, batch_size=4, verbose=0)
+    assert model.eager_steps == [False]                  # one trace for two epochs
+    assert log.events, "Keras' train function traces are recorded"
+
+    @tf.function(autograph=False)
+    def clipped_step(batch):
+        loss = tf.reduce_mean(model(batch))
+        return loss if loss > 0 else -loss              # a tensor as a Python bool
+
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError) as info:
+        with tfdebug.explain():
+            clipped_step(x)
+    note = "\n".join(info.value.__notes__)
+    assert "tfdebug TFD101 tensor-as-bool" in note and "in clipped_step" in note
+
+
+@pytest.mark.smoke
+def test_mirrored_strategy_two_logical_cpus(tmp_path):
+    report = tmp_path / "mirrored.json"
+    proc = subprocess.run([sys.executable, EXAMPLE, "--report", str(report)], env=_env(),
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    result = json.loads(report.read_text())
+    _check_worker(result, "MirroredStrategy", replicas=2, stderr=proc.stderr)
+
+
+def _check_worker(result: dict, strategy: str, replicas: int, stderr: str) -> None:
+    assert result["strategy"] == strategy and result["replicas"] == replicas
+    assert result["fit_eager"] and all(result["fit_eager"]), result   # eager(): eager steps
+    assert result["fit_graph"] and not any(result["fit_graph"]), result
+    assert result["evaluate_loss_finite"] and result["predict_shape"] == [16, 1]
+    assert result["train_step_traces"] == 1, result      # attributed to the user's step
+    assert "train_step" in result["traced_names"], result
+    assert result["error"] == "RuntimeError"
+    note = "\n".join(result["notes"])
+    assert "tfdebug TFD601 distribute" in note and "in replica_fn" in note, note
+    assert "tfdebug TFD601" in stderr
+
+
+def _free_ports(count: int) -> list[int]:
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
+
+
+def test_multi_worker_mirrored_strategy_two_workers(tmp_path):
+    ports = _free_ports(2)
+    cluster = {"worker": [f"localhost:{port}" for port in ports]}
+    workers = []
+    for index in range(2):
+        config = json.dumps({"cluster": cluster, "task": {"type": "worker", "index": index}})
+        report = tmp_path / f"worker{index}.json"
+        log = open(tmp_path / f"worker{index}.log", "w+")
+        proc = subprocess.Popen([sys.executable, EXAMPLE, "--multi-worker", "--report",
+                                 str(report)], env=_env(TF_CONFIG=config), cwd=ROOT,
+                                stdout=log, stderr=subprocess.STDOUT, text=True)
+        workers.append((proc, report, log))
+    try:
+        for proc, _, log in workers:
+            proc.wait(timeout=400)
+    finally:
+        for proc, _, _ in workers:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    for index, (proc, report, log) in enumerate(workers):
+        log.seek(0)
+        output = log.read()
+        log.close()
+        assert proc.returncode == 0, f"worker {index}:\n{output[-4000:]}"
+        result = json.loads(report.read_text())
+        assert result["worker"] == index
+        _check_worker(result, "MultiWorkerMirroredStrategy", replicas=2, stderr=output)
+
+
+# -- the distribute recipes: before raises (and is diagnosed), after runs -----------------
+
+# Each snippet configures devices, so each needs a TensorFlow runtime of its own: one
+# process imports TensorFlow once and forks a fresh child per snippet (a second each).
+_RUNNER = textwrap.dedent('''
+    import json, os, runpy, signal, sys
+    os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+    import tensorflow as tf
+    from tfdebug import recipebook
+    from tfdebug.diagnose import diagnose
+    folder, out = sys.argv[1], {}
+    for recipe in recipebook.by_category("distribute"):
+        for kind in ("before", "after"):
+            path = os.path.join(folder, f"{recipe.id}_{kind}.py")
+            with open(path, "w") as fh:
+                fh.write(getattr(recipe, kind))
+            read, write = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                os.close(read)
+                signal.alarm(120)
+                result = {"raised": None}
+                try:
+                    runpy.run_path(path, run_name="__main__")
+                except Exception as exc:
+                    d = diagnose(exc)
+                    result = {"raised": [c.__name__ for c in type(exc).__mro__],
+                              "message": str(exc)[-3000:],
+                              "diagnosis": d.recipe.id if d else None,
+                              "file": d.file if d else None}
+                with os.fdopen(write, "w") as fh:
+                    json.dump(result, fh)
+                os._exit(0)
+            os.close(write)
+            with os.fdopen(read) as fh:
+                data = fh.read()
+            os.waitpid(pid, 0)
+            out[f"{recipe.id} {kind}"] = json.loads(data) if data else {"crashed": True}
+    print("RESULT" + json.dumps(out))
+''')
+
+
+@pytest.fixture(scope="module")
+def distribute_snippets(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("distribute")
+    proc = subprocess.run([sys.executable, "-c", _RUNNER, str(folder)], capture_output=True,
+                          text=True, timeout=600, env=_env(), cwd=ROOT)
+    line = next((line for line in proc.stdout.splitlines() if line.startswith("RESULT")), None)
+    assert line, proc.stderr[-3000:]
+    return json.loads(line[len("RESULT"):])
+
+
+DISTRIBUTE = recipebook.by_category("distribute")
+
+
+def test_there_are_distribute_recipes():
+    assert len(DISTRIBUTE) >= 6
+    assert all(r.id.startswith("TFD6") for r in DISTRIBUTE)
+
+
+@pytest.mark.parametrize("recipe", DISTRIBUTE, ids=lambda r: r.id)
+def test_distribute_recipe_reproduces_and_is_diagnosed(recipe, distribute_snippets):
+    after = distribute_snippets[f"{recipe.id} after"]
+    assert after == {"raised": None}, f"{recipe.id} after: {after}"
+    before = distribute_snippets[f"{recipe.id} before"]
+    assert before.get("raised"), f"{recipe.id} before ran clean"
+    assert set(recipe.errors) & set(before["raised"]), before
+    assert recipe.matches_message(before["message"]), before["message"]
+    assert before["diagnosis"] == recipe.id, before
+    assert before["file"].endswith(f"{recipe.id}_before.py"), before
