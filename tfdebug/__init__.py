@@ -22,6 +22,8 @@ from .explain import explain, install, uninstall  # noqa: E402
 from .debugger import breakpoint, debug  # noqa: E402,A004
 from .shapes import probe, shape_probe  # noqa: E402
 from .ipython import load_ipython_extension, unload_ipython_extension  # noqa: E402
+from .side_effects import side_effect_guard  # noqa: E402
+from .printing import ic, print_to_tfprint  # noqa: E402
 
 __all__ = [
     "__version__",
@@ -34,8 +36,11 @@ __all__ = [
     "uninstall",
     "breakpoint",
     "debug",
-    "load_ipython_extension",
-    "unload_ipython_extension",
     "probe",
     "shape_probe",
+    "load_ipython_extension",
+    "unload_ipython_extension",
+    "side_effect_guard",
+    "print_to_tfprint",
+    "ic",
 ]

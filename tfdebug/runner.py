@@ -131,16 +131,39 @@ def _runtime_checks(options: RunOptions) -> list:
     if options.eager:
         from .eager import eager
         checks.append(eager())
+    from .side_effects import side_effect_guard
+    checks.append(side_effect_guard(action="warn"))
+    from .trace_log import trace_logger
+    checks.append(trace_logger())
     return checks
 
 
 def _traces(checks) -> list[dict]:
     """The report's ``traces`` key, from the trace logger among ``checks``."""
-    return []
+    from .trace_log import TraceLogger
+
+    try:
+        return [t for c in checks if isinstance(c, TraceLogger) for t in c.report_traces()]
+    except Exception:  # noqa: BLE001 - the report is written without traces
+        log.debug("tfdebug: collecting the trace log failed", exc_info=True)
+        return []
 
 
 def _print_summary(checks) -> None:
     """What the checks have to say at exit (the retrace table, ...), on stderr."""
+    from .trace_log import TraceLogger
+
+    for check in checks:
+        if not isinstance(check, TraceLogger):
+            continue
+        try:
+            if check.functions(retraced_only=True):
+                print("tfdebug: functions that retraced:\n"
+                      + check.table(retraced_only=True), file=sys.stderr)
+            for stale in check.stale_captures:
+                print(f"tfdebug {stale.recipe} stale-capture: {stale}", file=sys.stderr)
+        except Exception:  # noqa: BLE001 - the summary is a courtesy, never a failure
+            log.debug("tfdebug: printing the trace log failed", exc_info=True)
 
 
 def _debug_uncaught(exc: BaseException) -> None:
