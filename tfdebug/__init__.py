@@ -24,6 +24,7 @@ from .shapes import probe, shape_probe  # noqa: E402
 from .ipython import load_ipython_extension, unload_ipython_extension  # noqa: E402
 from .side_effects import side_effect_guard  # noqa: E402
 from .printing import ic, print_to_tfprint  # noqa: E402
+from .trace_log import RetracingError, TraceEvent, trace_logger  # noqa: E402
 
 __all__ = [
     "__version__",
@@ -43,4 +44,7 @@ __all__ = [
     "side_effect_guard",
     "print_to_tfprint",
     "ic",
+    "trace_logger",
+    "TraceEvent",
+    "RetracingError",
 ]

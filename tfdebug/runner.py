@@ -160,8 +160,6 @@ def _print_summary(checks) -> None:
             if check.functions(retraced_only=True):
                 print("tfdebug: functions that retraced:\n"
                       + check.table(retraced_only=True), file=sys.stderr)
-            for stale in check.stale_captures:
-                print(f"tfdebug {stale.recipe} stale-capture: {stale}", file=sys.stderr)
         except Exception:  # noqa: BLE001 - the summary is a courtesy, never a failure
             log.debug("tfdebug: printing the trace log failed", exc_info=True)
 

@@ -1,0 +1,263 @@
+"""Stale captures: Python values a graph froze at trace time that changed afterwards.
+
+A tf.function reads globals, closure cells and attributes of Python objects while it is
+traced, and the graph keeps the values it saw. Nothing is observed per call: at trace time
+the function's bytecode says which names and ``self.attr`` / ``module.attr`` chains it reads
+(following the user's own helper functions and methods it calls), and a small fingerprint
+of each value is kept. Comparing fingerprints later (at the next retrace, at scope exit)
+finds values that changed while the graph still holds the old one.
+"""
+from __future__ import annotations
+
+import dataclasses
+import dis
+import functools
+import inspect
+import reprlib
+import types
+import weakref
+
+import numpy as np
+import tensorflow as tf
+
+from . import _frames
+
+MAX_DEPTH = 3           # helper calls followed from the traced function
+MAX_ITEMS = 64          # lists/dicts larger than this are not fingerprinted
+MAX_ARRAY = 1 << 20     # NumPy arrays larger than this are compared by identity
+_MISSING = object()
+
+_short = reprlib.Repr()
+_short.maxstring, _short.maxother, _short.maxlist, _short.maxtuple = 40, 40, 6, 6
+
+
+@dataclasses.dataclass(frozen=True)
+class Read:
+    """A Python value a traced function read: where, and how to read it again."""
+
+    label: str          # "THRESHOLD", "scale", "self.counter", "config.LR"
+    kind: str           # "global" | "closure" | "attribute"
+    file: str
+    line: int
+    function: str       # the function whose line reads it
+    getter: object = dataclasses.field(compare=False, repr=False)
+
+    @property
+    def key(self) -> tuple:
+        return (self.label, self.file, self.line)
+
+
+@dataclasses.dataclass(frozen=True)
+class Snapshot:
+    read: Read
+    fingerprint: object
+    shown: str
+
+
+def fingerprint(value):
+    """A comparable digest of ``value``, or None for values not worth tracking."""
+    if value is None or isinstance(value, (bool, int, str, bytes)):
+        return (type(value).__name__, value)
+    if isinstance(value, (float, complex)):
+        return (type(value).__name__, repr(value))
+    if isinstance(value, np.generic):
+        return ("np", value.dtype.str, repr(value.item()))
+    if isinstance(value, np.ndarray):
+        if value.size > MAX_ARRAY or value.dtype == object:
+            return ("ndarray-id", id(value), value.shape)
+        return ("ndarray", value.shape, value.dtype.str, hash(value.tobytes()))
+    if isinstance(value, (tuple, list)) and len(value) <= MAX_ITEMS:
+        items = tuple(fingerprint(v) for v in value)
+        return None if items and all(i is None for i in items) else (type(value).__name__, items)
+    if isinstance(value, dict) and len(value) <= MAX_ITEMS:
+        items = tuple((repr(k), fingerprint(v)) for k, v in value.items())
+        return None if items and all(i[1] is None for i in items) else ("dict", items)
+    if isinstance(value, tf.Variable) or tf.is_tensor(value):
+        return ("tensor-id", id(value))  # the graph captured this very object
+    return None
+
+
+def show(value) -> str:
+    if isinstance(value, np.ndarray):
+        return f"array{value.shape} {_short.repr(value.tolist()) if value.size <= 8 else value.dtype}"
+    if tf.is_tensor(value) or isinstance(value, tf.Variable):
+        return f"{type(value).__name__} at {id(value):#x}"
+    return _short.repr(value)
+
+
+# -- what a function reads ------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class _Load:
+    base: str          # "global" | "closure" | "self"
+    name: str
+    attrs: tuple
+    line: int
+
+
+@functools.lru_cache(maxsize=512)
+def _plan(code: types.CodeType) -> tuple[tuple[_Load, ...], frozenset, frozenset]:
+    """(loads, globals stored, self attributes stored) from one code object's bytecode."""
+    self_name = code.co_varnames[0] if code.co_argcount else None
+    instructions = list(dis.get_instructions(code))
+    loads, stored_globals, stored_attrs = [], set(), set()
+    line = code.co_firstlineno
+    for i, ins in enumerate(instructions):
+        if ins.positions is not None and ins.positions.lineno:
+            line = ins.positions.lineno
+        op = ins.opname
+        if op == "STORE_GLOBAL":
+            stored_globals.add(ins.argval)
+        elif op == "STORE_ATTR" and i and instructions[i - 1].opname == "LOAD_FAST" \
+                and instructions[i - 1].argval == self_name:
+            stored_attrs.add(ins.argval)
+        base = None
+        if op == "LOAD_GLOBAL":
+            base = "global"
+        elif op in ("LOAD_DEREF", "LOAD_CLASSDEREF") and ins.argval in code.co_freevars:
+            base = "closure"
+        elif op == "LOAD_FAST" and self_name and ins.argval == self_name:
+            base = "self"
+        if base is None:
+            continue
+        attrs = []
+        for nxt in instructions[i + 1:]:
+            if nxt.opname not in ("LOAD_ATTR", "LOAD_METHOD"):
+                break
+            attrs.append(nxt.argval)
+        if base == "self" and not attrs:
+            continue
+        loads.append(_Load(base, ins.argval, tuple(attrs), line))
+    for const in code.co_consts:   # comprehensions and lambdas read globals too
+        if isinstance(const, types.CodeType):
+            inner, inner_globals, _ = _plan(const)
+            loads.extend(ld for ld in inner if ld.base == "global")
+            stored_globals |= inner_globals
+    return tuple(loads), frozenset(stored_globals), frozenset(stored_attrs)
+
+
+def _static_get(obj, attr):
+    """``obj.attr`` without running properties or ``__getattr__`` (reading has no effects)."""
+    instance_dict = getattr(obj, "__dict__", None)
+    if isinstance(instance_dict, dict) and attr in instance_dict:
+        return instance_dict[attr]
+    try:
+        found = inspect.getattr_static(obj, attr)
+    except AttributeError:
+        return _MISSING
+    if isinstance(found, (types.FunctionType, staticmethod, classmethod)):
+        return getattr(obj, attr)  # a method: bound, so its ``self`` is known
+    if hasattr(type(found), "__get__"):
+        return _MISSING            # a property or another descriptor: not a plain value
+    return found
+
+
+def _follow(value, attrs):
+    for attr in attrs:
+        if value is _MISSING:
+            return _MISSING
+        value = _static_get(value, attr)
+    return value
+
+
+def _root_getter(load: _Load, fn, instance):
+    if load.base == "global":
+        namespace = fn.__globals__
+        return lambda: namespace.get(load.name, _MISSING)
+    if load.base == "closure":
+        cell = fn.__closure__[fn.__code__.co_freevars.index(load.name)]
+
+        def read_cell():
+            try:
+                return cell.cell_contents
+            except ValueError:
+                return _MISSING
+        return read_cell
+    try:
+        ref = weakref.ref(instance)
+        return lambda: (lambda obj: _MISSING if obj is None else obj)(ref())
+    except TypeError:
+        return lambda: instance
+
+
+def _is_user_code(fn) -> bool:
+    code = getattr(fn, "__code__", None)
+    return code is not None and _frames.is_user_file(code.co_filename)
+
+
+def reads(fn, instance=None) -> list[Read]:
+    """The trackable Python values ``fn`` (bound to ``instance``) reads, at their lines."""
+    found: dict[tuple, Read] = {}
+    _collect(fn, instance, 0, set(), found)
+    return list(found.values())
+
+
+def _collect(fn, instance, depth, seen, found) -> None:
+    if not _is_user_code(fn) or depth > MAX_DEPTH:
+        return
+    code = fn.__code__
+    if (code, id(instance)) in seen:
+        return
+    seen.add((code, id(instance)))
+    loads, stored_globals, stored_attrs = _plan(code)
+    for load in loads:
+        if load.base == "global" and load.name in stored_globals:
+            continue
+        if load.base == "self" and (instance is None or load.attrs[0] in stored_attrs):
+            continue
+        try:
+            root = _root_getter(load, fn, instance)
+            value = root()
+            if isinstance(value, types.ModuleType) and not _frames.is_user_file(
+                    getattr(value, "__file__", None)):
+                continue       # tf.float32, np.pi: library constants do not go stale
+            value = _follow(value, load.attrs)
+        except Exception:  # noqa: BLE001 - an odd object is simply not tracked
+            continue
+        if value is _MISSING:
+            continue
+        if isinstance(value, types.MethodType):
+            _collect(value.__func__, value.__self__, depth + 1, seen, found)
+            continue
+        if isinstance(value, types.FunctionType):
+            _collect(value, None, depth + 1, seen, found)
+            continue
+        if fingerprint(value) is None:
+            continue
+        label = ".".join(("self" if load.base == "self" else load.name, *load.attrs))
+        kind = "attribute" if load.attrs else load.base
+        getter = functools.partial(_reread, root, load.attrs)
+        read = Read(label, kind, code.co_filename, load.line, code.co_qualname, getter)
+        found.setdefault(read.key, read)
+
+
+def _reread(root, attrs):
+    return _follow(root(), attrs)
+
+
+def snapshot(read_list) -> dict[tuple, Snapshot]:
+    """Fingerprints of the values ``read_list`` names, as they are now."""
+    out = {}
+    for read in read_list:
+        try:
+            value = read.getter()
+            fp = fingerprint(value) if value is not _MISSING else None
+        except Exception:  # noqa: BLE001
+            continue
+        if fp is not None:
+            out[read.key] = Snapshot(read, fp, show(value))
+    return out
+
+
+def changed(snap: Snapshot) -> str | None:
+    """The value's new text when it no longer matches ``snap``; None when unchanged."""
+    try:
+        value = snap.read.getter()
+    except Exception:  # noqa: BLE001
+        return None
+    if value is _MISSING:
+        return None
+    fp = fingerprint(value)
+    if fp is None or fp == snap.fingerprint:
+        return None
+    return show(value)

@@ -1,0 +1,679 @@
+"""trace_logger(): record every trace, explain every retrace, propose the fix.
+
+Inside the scope every trace of every tf.function (plain functions, methods, Keras
+train/predict functions, tf.data functions, nested functions; also ones defined before the
+scope) becomes a :class:`TraceEvent`: which function, the user line that caused it, the
+input signature, the time spent, and whether it was a first trace, a retrace, or the second
+trace TensorFlow does when a function creates variables. Retraces carry their reasons in the
+user's terms (``x: shape (32, 784) -> (16, 784)``), each citing its recipe, and the history
+gives the fix (a ready-to-paste ``input_signature``). Python values the graphs froze at trace
+time that changed later are reported as stale captures. Everything happens at trace time:
+calling an already-traced function costs the same inside the scope as outside.
+
+Example::
+
+    with tfdebug.trace_logger() as log:
+        for n in range(1, 8):
+            encode(tf.range(n))           # retraces for every length
+    print(log.table())
+    # encode  7 (6 retraces)  tokens: shape (1,) -> (2,) -> … -> (7,)
+    #         @tf.function(input_signature=[tf.TensorSpec(shape=[None], dtype=tf.int32)])
+
+    with tfdebug.trace_logger(max_traces=3):   # RetracingError on the 4th trace, explained
+        ...
+"""
+from __future__ import annotations
+
+import collections
+import dataclasses
+import inspect
+import logging
+import os
+import threading
+import warnings
+import weakref
+
+from . import _captures, _frames, _signatures, _tf, report, tracing
+from ._scope import Scope
+from ._signatures import Reason
+
+log = logging.getLogger("tfdebug")
+
+KINDS = ("first", "retrace", "variable-creation")
+STALE_RECIPES = {"global": "TFD210", "closure": "TFD210", "attribute": "TFD211"}
+
+
+class RetracingWarning(UserWarning):
+    """A function keeps retracing (issued once per function, at the user's call site)."""
+
+
+class StaleCaptureWarning(UserWarning):
+    """A Python value a graph captured at trace time has changed since."""
+
+
+class RetracingError(tracing.SubscriberError):
+    """``trace_logger(max_traces=N)``: a function was about to be traced more than N times.
+
+    Raised before the trace, at the call that caused it; the message explains why the
+    function retraces and how to fix it. ``event`` is the trace that was refused.
+    """
+
+    def __init__(self, message: str, event: "TraceEvent"):
+        super().__init__(message)
+        self.event = event
+
+
+@dataclasses.dataclass(frozen=True)
+class TraceEvent:
+    """One trace of one tf.function."""
+
+    function: str                 # qualified name of the Python function
+    file: str | None              # where it is defined
+    line: int | None
+    call_file: str | None         # the user line that caused this trace
+    call_line: int | None
+    call_function: str | None
+    signature: tuple              # ((argument, description), ...)
+    kind: str                     # "first" | "retrace" | "variable-creation"
+    reasons: tuple[Reason, ...]   # why it retraced (empty otherwise)
+    duration: float               # seconds spent tracing
+    name: str                     # the tf.function's own name
+    depth: int                    # 0 top level, 1+ traced inside another trace
+    thread: str
+    user_code: bool               # False for Keras / TensorFlow internal functions
+
+    @property
+    def where(self) -> str:
+        return _location(self.file, self.line)
+
+    @property
+    def call_site(self) -> str:
+        return _location(self.call_file, self.call_line)
+
+    @property
+    def signature_text(self) -> str:
+        return _signatures.signature_text(self.signature)
+
+    def __str__(self) -> str:
+        text = f"{self.kind} {self.function}({self.signature_text}) at {self.call_site}"
+        if self.reasons:
+            text += ": " + "; ".join(map(str, self.reasons))
+        return f"{text} [{self.duration * 1000:.1f} ms]"
+
+
+@dataclasses.dataclass(frozen=True)
+class StaleCapture:
+    """A Python value read while tracing that changed while the graph kept the old one."""
+
+    label: str          # "THRESHOLD", "self.counter"
+    kind: str           # "global" | "closure" | "attribute"
+    file: str
+    line: int           # the line that read it
+    function: str       # the function that read it
+    traced: str         # the tf.function whose graph holds the old value
+    before: str
+    after: str
+
+    @property
+    def recipe(self) -> str:
+        return STALE_RECIPES[self.kind]
+
+    def __str__(self) -> str:
+        return (f"{self.label} (read at {_location(self.file, self.line)} while tracing "
+                f"{self.traced}) is now {self.after}, but the graph still uses {self.before}")
+
+
+def _location(file, line) -> str:
+    return f"{os.path.basename(file)}:{line}" if file and line else (file or "?")
+
+
+@dataclasses.dataclass
+class _Record:
+    """A TraceEvent plus what the logger needs to compare it with later traces."""
+
+    event: TraceEvent
+    group: object        # one per source function (one per tf.function for library code)
+    key: object          # the tf.function object
+    scope: str           # TF's variable scope of the trace
+    code: object
+    instance: object     # weakref to the bound object, or None
+
+
+@dataclasses.dataclass
+class _Pending:
+    event: TraceEvent
+    record: _Record
+    function: object
+    instance: object
+
+
+class _State:
+    def __init__(self):
+        self.lock = threading.RLock()
+        self.records: list[_Record] = []
+        self.groups: dict[object, list[_Record]] = {}
+        self.warned: set = set()
+        self.snapshots: dict[object, dict] = {}      # group -> {read key: Snapshot}
+        self.traced_name: dict[object, str] = {}
+        self.stale: list[StaleCapture] = []
+        self.stale_seen: set = set()
+        self.entries = 0
+
+
+class TraceLogger(Scope):
+    """The scope ``trace_logger()`` returns; ``with trace_logger() as log`` gives this."""
+
+    def __init__(self, *, warn_after: int | None = 4, max_traces: int | None = None,
+                 stale: bool = True):
+        for name, value in (("warn_after", warn_after), ("max_traces", max_traces)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or value < 1):
+                raise ValueError(f"trace_logger({name}={value!r}): give a whole number >= 1, "
+                                 f"or None to turn it off")
+        self.warn_after, self.max_traces, self.stale = warn_after, max_traces, bool(stale)
+        self._state = _State()
+
+    def fresh(self) -> "TraceLogger":
+        return TraceLogger(warn_after=self.warn_after, max_traces=self.max_traces,
+                           stale=self.stale)
+
+    def __repr__(self) -> str:
+        return (f"trace_logger(warn_after={self.warn_after}, max_traces={self.max_traces}, "
+                f"stale={self.stale}): {len(self._state.records)} traces")
+
+    # -- scope ------------------------------------------------------------------------
+
+    def _enter(self):
+        with self._state.lock:
+            self._state.entries += 1
+            first = self._state.entries == 1
+        if first:
+            tracing.subscribe(self._on_trace)
+        return first
+
+    def _exit(self, token, exc) -> None:
+        with self._state.lock:
+            self._state.entries -= 1
+            last = self._state.entries == 0
+        if last:
+            tracing.unsubscribe(self._on_trace)
+            self._check_stale(None)
+
+    # -- the subscriber: runs around each trace ------------------------------------------
+
+    def _on_trace(self, trace):
+        try:
+            pending = self._classify(trace)
+        except Exception:  # noqa: BLE001 - never break the user's trace
+            log.debug("tfdebug: trace_logger could not classify a trace", exc_info=True)
+            return None
+        if pending is None:
+            return None
+        if self.max_traces is not None and pending.event.kind != "variable-creation":
+            with self._state.lock:
+                counted = sum(r.event.kind != "variable-creation"
+                              for r in self._state.groups.get(pending.record.group, []))
+            if counted + 1 > self.max_traces:
+                raise RetracingError(self._refusal(pending, counted + 1), pending.event)
+        return _Recording(self, trace, pending)
+
+    def _classify(self, trace) -> _Pending | None:
+        fn, instance, kind = _tf.traced_target(trace.tracing_options)
+        if _tf.is_internal_function(fn):
+            return None
+        code = getattr(fn, "__code__", None)
+        user = bool(code) and _frames.is_user_file(code.co_filename)
+        key = _tf.tf_function_key(trace.tracing_options)
+        scope = _tf.trace_scope(trace.tracing_options)
+        sig = _signatures.signature(trace.parameters)
+        if kind == "data":
+            sig = _data_argument_names(fn, sig)
+        group = code if (user and kind == "function") else (code, key)
+        name = _display_name(fn, trace.name, user, kind)
+        call = _tf.traced_user_location()
+        call_file, call_line, call_function = call if call else (None, None, None)
+        with self._state.lock:
+            prior = list(self._state.groups.get(group, ()))
+        event_kind, reasons = _compare(prior, key, scope, sig, instance, name, call)
+        event = TraceEvent(
+            function=name, file=code.co_filename if code else None,
+            line=code.co_firstlineno if code else None,
+            call_file=call_file, call_line=call_line, call_function=call_function,
+            signature=sig, kind=event_kind, reasons=tuple(reasons), duration=0.0,
+            name=trace.name, depth=trace.depth, thread=threading.current_thread().name,
+            user_code=user)
+        ref = _weak(instance)
+        record = _Record(event, group, key, scope, code, ref)
+        return _Pending(event, record, fn, instance)
+
+    def _finish(self, trace, pending: _Pending) -> None:
+        """After a successful trace: keep the event, check stale values, maybe warn."""
+        record = pending.record
+        record.event = dataclasses.replace(pending.event, duration=trace.duration)
+        group = record.group
+        with self._state.lock:
+            self._state.records.append(record)
+            self._state.groups.setdefault(group, []).append(record)
+            self._state.traced_name[group] = record.event.function
+            retraces = sum(r.event.kind == "retrace" for r in self._state.groups[group])
+            warn = (record.event.kind == "retrace" and self.warn_after is not None
+                    and retraces >= self.warn_after and group not in self._state.warned)
+            if warn:
+                self._state.warned.add(group)
+        if self.stale:
+            if record.event.kind == "retrace":
+                self._check_stale(group)
+            self._snapshot(group, pending)
+        if warn:
+            self._warn_retracing(group)
+
+    # -- stale captures -----------------------------------------------------------------
+
+    def _snapshot(self, group, pending: _Pending) -> None:
+        try:
+            snaps = _captures.snapshot(_captures.reads(pending.function, pending.instance))
+        except Exception:  # noqa: BLE001
+            log.debug("tfdebug: stale-capture snapshot failed", exc_info=True)
+            return
+        if snaps:
+            with self._state.lock:
+                self._state.snapshots.setdefault(group, {}).update(snaps)
+
+    def _check_stale(self, only_group) -> None:
+        """Report values that changed since the trace that read them (once each)."""
+        if not self.stale:
+            return
+        with self._state.lock:
+            items = [(g, s) for g, snaps in self._state.snapshots.items()
+                     if only_group is None or g == only_group for s in snaps.values()]
+        found = []
+        for group, snap in items:
+            seen_key = (group, snap.read.key)
+            if seen_key in self._state.stale_seen:
+                continue
+            try:
+                now = _captures.changed(snap)
+            except Exception:  # noqa: BLE001
+                now = None
+            if now is None:
+                continue
+            read = snap.read
+            stale = StaleCapture(read.label, read.kind, read.file, read.line, read.function,
+                                 self._state.traced_name.get(group, "?"), snap.shown, now)
+            with self._state.lock:
+                if seen_key in self._state.stale_seen:
+                    continue
+                self._state.stale_seen.add(seen_key)
+                self._state.stale.append(stale)
+            found.append(stale)
+        for stale in found:
+            self._warn_stale(stale)
+
+    # -- warnings, findings, errors ------------------------------------------------------
+
+    def _warn_retracing(self, group) -> None:
+        try:
+            info = self._function_summary(group)
+            recipe = _recipe(info["recipe"])
+            message = (f"{info['function']} was traced {info['count']} times "
+                       f"({_plural(info['retraces'], 'retrace')}): "
+                       + "; ".join(info["reasons"][:3])
+                       + (f". Fix: {info['suggestion']}" if info["suggestion"] else ""))
+            file, line, function = info["call_file"], info["call_line"], info["call_function"]
+            _warn(f"tfdebug {info['recipe']} retracing: {message}", RetracingWarning,
+                  file or info["file"], line or info["line"])
+            if recipe is not None:
+                report.emit(report.Finding.at(recipe, "warning", file or info["file"],
+                                              line or info["line"], function, message))
+        except Exception:  # noqa: BLE001 - a warning must never break the program
+            log.debug("tfdebug: retracing warning failed", exc_info=True)
+
+    def _warn_stale(self, stale: StaleCapture) -> None:
+        try:
+            _warn(f"tfdebug {stale.recipe} stale-capture: {stale}", StaleCaptureWarning,
+                  stale.file, stale.line)
+            recipe = _recipe(stale.recipe)
+            if recipe is not None:
+                report.emit(report.Finding.at(recipe, "warning", stale.file, stale.line,
+                                              stale.function, str(stale)))
+        except Exception:  # noqa: BLE001
+            log.debug("tfdebug: stale-capture warning failed", exc_info=True)
+
+    def _refusal(self, pending: _Pending, number: int) -> str:
+        event = pending.event
+        lines = [f"tfdebug: {event.function} would be traced for the {_ordinal(number)} time, "
+                 f"more than trace_logger(max_traces={self.max_traces}) allows.",
+                 f"  this trace: {event.function}({event.signature_text}), "
+                 f"called at {event.call_site}"]
+        lines += [f"  why: {r} [{r.recipe}]" for r in event.reasons]
+        with self._state.lock:
+            records = list(self._state.groups.get(pending.record.group, ()))
+        suggestion = _suggestion_for(records + [pending.record], pending.function)
+        lines += [f"  fix: {s}" for s in suggestion.lines()]
+        for r in dict.fromkeys(r.recipe for r in event.reasons):
+            lines.append(f"  docs: tfdebug explain {r}")
+        return "\n".join(lines)
+
+    # -- reading the log ------------------------------------------------------------------
+
+    @property
+    def events(self) -> list[TraceEvent]:
+        """Every trace recorded so far, in order."""
+        with self._state.lock:
+            return [r.event for r in self._state.records]
+
+    @property
+    def stale_captures(self) -> list[StaleCapture]:
+        """Stale captures found so far (at retraces and at scope exit)."""
+        with self._state.lock:
+            return list(self._state.stale)
+
+    def count(self, fn, kind: str | None = None) -> int:
+        """How many times ``fn`` was traced (all kinds, as TF counts; or only ``kind``).
+
+        ``fn`` is a tf.function (also a bound one: ``model.step``), its Python function, a
+        method, or a name.
+        """
+        if kind is not None and kind not in KINDS:
+            raise ValueError(f"count(kind={kind!r}): kind is one of {', '.join(KINDS)}")
+        return sum(1 for r in self._matching(fn) if kind is None or r.event.kind == kind)
+
+    def retraces(self, fn) -> list[TraceEvent]:
+        """The retrace events of ``fn`` (see ``count`` for what ``fn`` may be)."""
+        return [r.event for r in self._matching(fn) if r.event.kind == "retrace"]
+
+    def suggestion(self, fn) -> _signatures.Suggestion:
+        """The fix for ``fn``'s retraces (``.input_signature`` is ready to paste)."""
+        records = self._matching(fn)
+        if not records:
+            raise KeyError(f"{fn!r} was not traced inside this trace_logger()")
+        return _suggestion_for(records, None)
+
+    def input_signature(self, fn) -> str | None:
+        """Ready-to-paste ``input_signature`` that stops ``fn`` retracing, or None."""
+        return self.suggestion(fn).input_signature
+
+    def _matching(self, fn) -> list[_Record]:
+        with self._state.lock:
+            records = list(self._state.records)
+        if isinstance(fn, str):
+            return [r for r in records if fn in (r.event.function, r.event.name)
+                    or r.event.function.endswith("." + fn)]
+        target, instance, key = _tf.function_target(fn)
+        if key is not None:
+            # A tf.function read off a class (``Model.step``) never traces itself: each
+            # object gets its own copy. Then every object's traces of that code count.
+            by_key = [r for r in records if r.key == key]
+            if by_key:
+                return by_key
+        code = getattr(target, "__code__", None)
+        if code is None:
+            raise TypeError(f"count()/retraces() take a tf.function, a function, a method or a "
+                            f"name; got {type(fn).__name__}")
+        return [r for r in records if r.code is code
+                and (instance is None or (r.instance is not None and r.instance() is instance))]
+
+    def functions(self, retraced_only: bool = False) -> list[dict]:
+        """One summary per traced function: counts, reasons, call sites, suggestion."""
+        with self._state.lock:
+            groups = list(self._state.groups)
+        out = [self._function_summary(g) for g in groups]
+        return [f for f in out if f["retraces"] or not retraced_only]
+
+    def _function_summary(self, group) -> dict:
+        with self._state.lock:
+            records = list(self._state.groups.get(group, ()))
+        events = [r.event for r in records]
+        retraces = [e for e in events if e.kind == "retrace"]
+        reasons = [r for e in retraces for r in e.reasons]
+        calls = collections.Counter((e.call_file, e.call_line, e.call_function)
+                                    for e in (retraces or events))
+        (call_file, call_line, call_function), _ = calls.most_common(1)[0]
+        kinds = collections.Counter(r.kind for r in reasons)
+        suggestion = _suggestion_for(records, None) if retraces else _signatures.Suggestion()
+        first = events[0]
+        return {
+            "function": first.function, "name": first.name, "file": first.file,
+            "line": first.line, "count": len(events), "retraces": len(retraces),
+            "variable_creation": sum(e.kind == "variable-creation" for e in events),
+            "reasons": aggregate(reasons),
+            "recipe": _signatures.RECIPES[kinds.most_common(1)[0][0]] if kinds else None,
+            "recipes": sorted({r.recipe for r in reasons}),
+            "call_file": call_file, "call_line": call_line, "call_function": call_function,
+            "call_sites": sorted({_location(e.call_file, e.call_line) for e in retraces}),
+            "suggestion": str(suggestion), "input_signature": suggestion.input_signature,
+            "tracing_seconds": round(sum(e.duration for e in events), 6),
+            "user_code": first.user_code,
+        }
+
+    def report_traces(self) -> list[dict]:
+        """The ``traces`` entries of the ``tfdebug run`` JSON report (DESIGN schema)."""
+        keys = ("function", "file", "line", "count", "reasons", "retraces", "variable_creation",
+                "recipes", "call_file", "call_line", "suggestion", "input_signature",
+                "tracing_seconds", "user_code")
+        return [{k: f[k] for k in keys} for f in self.functions()]
+
+    def table(self, retraced_only: bool = False, tablefmt: str = "simple_grid") -> str:
+        """A table: function, traces, retrace reasons, suggestion (one row per function)."""
+        from tabulate import tabulate  # heavy import: only when a table is asked for
+
+        rows = []
+        for f in self.functions(retraced_only):
+            traces = str(f["count"]) + (f" ({_plural(f['retraces'], 'retrace')})" if f["retraces"] else "")
+            if f["variable_creation"]:
+                traces += f"\n(+{f['variable_creation']} for variables)"
+            rows.append([f"{f['function']}\n{_location(f['file'], f['line'])}", traces,
+                         "\n".join(f["reasons"]) or "-",
+                         f["suggestion"].replace("; ", "\n") or "-"])
+        if not rows:
+            return "no tf.function was traced" + (" more than once" if retraced_only else "")
+        return tabulate(rows, headers=["function", "traces", "retrace reasons", "suggestion"],
+                        tablefmt=tablefmt, maxcolwidths=[32, 16, 48, 60])
+
+    def summary(self) -> str:
+        """A few lines per retracing function and per stale capture, for people."""
+        funcs = self.functions()
+        events = self.events
+        retraced = [f for f in funcs if f["retraces"]]
+        lines = [f"tfdebug trace log: {len(funcs)} functions, {len(events)} traces "
+                 f"({sum(f['retraces'] for f in funcs)} retraces), "
+                 f"{sum(e.duration for e in events):.2f} s tracing"]
+        for f in retraced:
+            lines.append(f"  {f['function']} ({_location(f['file'], f['line'])}): "
+                         f"{_plural(f['count'], 'trace')}, {_plural(f['retraces'], 'retrace')} "
+                         f"[{', '.join(f['recipes'])}]")
+            lines.append(f"    caused at: {', '.join(f['call_sites'])}")
+            lines += [f"    {r}" for r in f["reasons"]]
+            if f["suggestion"]:
+                lines.append(f"    fix: {f['suggestion']}")
+        for stale in self.stale_captures:
+            lines.append(f"  stale capture [{stale.recipe}]: {stale}")
+        return "\n".join(lines)
+
+
+class _Recording:
+    """The context a trace runs in: keeps the event once the trace has succeeded."""
+
+    def __init__(self, logger: TraceLogger, trace, pending: _Pending):
+        self.logger, self.trace, self.pending = logger, trace, pending
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        if exc is None and self.trace.error is None:
+            self.logger._finish(self.trace, self.pending)
+        return False
+
+
+def trace_logger(*, warn_after: int | None = 4, max_traces: int | None = None,
+                 stale: bool = True) -> TraceLogger:
+    """Record every tf.function trace inside the scope; explain retraces; propose fixes.
+
+    ``warn_after``: warn (RetracingWarning at the user's call site, and a ``tfdebug run``
+    finding) once per function when it has retraced this many times; None: never.
+    ``max_traces``: raise RetracingError, with the explanation, on the trace of a function
+    that would pass this many traces (TF's variable-creation second trace is not counted).
+    ``stale``: report Python values read while tracing that changed later.
+
+    Example::
+
+        with tfdebug.trace_logger() as log:
+            train(model, dataset)
+        print(log.table())
+        log.count(train_step)           # traces of one function
+        log.input_signature(train_step) # "[tf.TensorSpec(shape=[None, 784], ...)]"
+
+    Also a decorator (a fresh logger per call)::
+
+        @tfdebug.trace_logger(max_traces=2)
+        def test_no_retracing(): ...
+    """
+    return TraceLogger(warn_after=warn_after, max_traces=max_traces, stale=stale)
+
+
+# -- helpers ----------------------------------------------------------------------------
+
+def _compare(prior: list[_Record], key, scope, sig, instance, name, call):
+    """(kind, reasons) of a trace given the earlier traces of the same source function."""
+    if not prior:
+        return "first", []
+    same = [r for r in prior if r.key == key]
+    if not same:
+        where = _location(call[0], call[1]) if call else "?"
+        earlier = [r.instance() for r in prior if r.instance is not None]
+        if instance is not None and earlier and all(obj is not instance for obj in earlier):
+            text = (f"a new {type(instance).__name__} object, called at {where}: each object "
+                    f"gets its own tf.function for {name} and traces it again")
+        else:
+            text = (f"a new tf.function object for {name}, called at {where} — "
+                    f"tf.function created inside a loop or a function?")
+        return "retrace", [Reason("new-function", None, None, where, text)]
+    sigs = [r.event.signature for r in same]
+    equal = [r for r in same if not _signatures.diff(r.event.signature, sig)]
+    if equal and scope == "NO_VARIABLE_CREATION" and any(
+            r.scope == "VARIABLE_CREATION" for r in equal):
+        return "variable-creation", []
+    if equal:
+        return "retrace", [Reason("context", None, None, None,
+                                  "same inputs, traced again in a different context (device, "
+                                  "distribution strategy, graph or captured tensors)")]
+    _, reasons = _signatures.closest(sigs, sig)
+    return "retrace", reasons
+
+
+def _suggestion_for(records: list[_Record], fn) -> _signatures.Suggestion:
+    if not records:
+        return _signatures.Suggestion()
+    latest_key = records[-1].key
+    sigs = [r.event.signature for r in records
+            if r.key == latest_key and r.event.kind != "variable-creation"]
+    reasons = [x for r in records if r.event.kind == "retrace" for x in r.event.reasons]
+    event = records[-1].event
+    return _signatures.suggest(
+        sigs, reasons, user_function=event.user_code and records[-1].code is not None
+        and not event.name.startswith("Dataset_"),
+        defaults=_defaults(records[-1].code, fn), name=event.function,
+        definition=event.where if event.file else None)
+
+
+def _defaults(code, fn) -> dict:
+    if fn is None or getattr(fn, "__code__", None) is not code:
+        fn = None
+    try:
+        params = inspect.signature(fn).parameters if fn is not None else {}
+    except (TypeError, ValueError):
+        return {}
+    return {n: p.default for n, p in params.items() if p.default is not inspect.Parameter.empty}
+
+
+def aggregate(reasons: list[Reason]) -> list[str]:
+    """Condense many retrace reasons into one line per argument and kind.
+
+    ``x: shape (1,) -> (2,)``, ``x: shape (2,) -> (3,)`` ... becomes
+    ``x: shape (1,) -> (2,) -> … -> (7,)``; repeated texts get a count.
+    """
+    chains: dict[tuple, list] = {}
+    for r in reasons:
+        key = (r.kind, r.argument, _chain_label(r))
+        chain = chains.setdefault(key, [])
+        if key[2] is not None:
+            if not chain or chain[-1] != r.before:
+                chain.append(r.before)
+            chain.append(r.after)
+        else:
+            chain.append(r.text)
+    out = []
+    for (kind, arg, label), chain in chains.items():
+        if label is not None:
+            shown = chain if len(chain) <= 5 else chain[:2] + ["…"] + chain[-2:]
+            out.append(f"{arg}: {label} " + " -> ".join(shown))
+        else:
+            counts = collections.Counter(chain)
+            out.extend(text + (f" (×{n})" if n > 1 else "") for text, n in counts.items())
+    return out
+
+
+def _chain_label(r: Reason) -> str | None:
+    """The word a chain of values is printed after, for reasons that chain (else None)."""
+    for kind, label in (("shape", "shape"), ("dtype", "dtype"), ("value", "Python value")):
+        if r.kind == kind and r.argument and r.text.startswith(f"{r.argument}: {label} "):
+            return label
+    return None
+
+
+def _data_argument_names(fn, sig):
+    """tf.data flattens arguments to args_0, args_1...; use the user's names when they fit."""
+    try:
+        params = [p for p in inspect.signature(fn).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        return sig
+    if len(params) != len(sig) or not all(n == f"args_{i}" for i, (n, _) in enumerate(sig)):
+        return sig
+    return tuple((p.name, value) for p, (_, value) in zip(params, sig))
+
+
+def _display_name(fn, tf_name: str, user: bool, kind: str) -> str:
+    qualname = getattr(fn, "__qualname__", None) or tf_name
+    qualname = qualname.replace(".<locals>", "")
+    if kind == "data":
+        return f"{qualname} (tf.data)"
+    if not user:
+        package = (getattr(fn, "__module__", "") or "").split(".")[0]
+        return f"{tf_name} ({package})" if package else tf_name
+    return qualname
+
+
+def _weak(obj):
+    if obj is None:
+        return None
+    try:
+        return weakref.ref(obj)
+    except TypeError:
+        return lambda: obj
+
+
+def _recipe(recipe_id):
+    from . import recipebook
+    try:
+        return recipebook.get(recipe_id) if recipe_id else None
+    except KeyError:
+        return None
+
+
+def _warn(message: str, category, file, line) -> None:
+    """A warning at the user's line, and the same on the tfdebug logger when it has a handler."""
+    warnings.warn_explicit(message, category, filename=file or "<unknown>", lineno=line or 0,
+                           module=os.path.splitext(os.path.basename(file or "tfdebug"))[0])
+    if log.handlers or logging.getLogger().handlers:   # logging configured: say it there too
+        log.warning("%s (%s)", message, _location(file, line))
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
