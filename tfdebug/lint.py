@@ -145,6 +145,20 @@ _KERAS_OPS_NOT_TENSOR = {"shape", "is_tensor", "dtype", "convert_to_numpy", "uns
                          "custom_gradient", "switch", "associative_scan", "core", "nn",
                          "numpy", "math", "linalg", "image", "standardize_dtype", "ndim",
                          "is_int_dtype", "is_float_dtype", "result_type", "unique"}
+# ops that return several tensors (a tuple/list), so unpacking their result is fine
+_MULTI_OUTPUT = {"moments", "weighted_moments", "top_k", "eigh", "eig", "qr", "svd", "slogdet",
+                 "lu", "lu_factor", "unique", "unique_with_counts", "meshgrid", "split",
+                 "unstack", "histogram", "lstsq", "normalize_moments", "fused_batch_norm",
+                 "sufficient_statistics", "ctc_beam_search_decoder", "ctc_greedy_decoder",
+                 "nonzero", "fft", "fft2", "fftn", "rfft", "irfft", "stft", "istft",
+                 "broadcast_arrays", "broadcast_gradient_args", "dynamic_partition",
+                 "batch_normalization_with_global", "ctc_decode", "max_pool_with_argmax",
+                 "in_top_k", "fractional_max_pool", "fractional_avg_pool", "tridiagonal_solve",
+                 "eigvals", "combined_non_max_suppression", "non_max_suppression_padded",
+                 "unicode_decode_with_offsets", "sample_distorted_bounding_box", "while_loop",
+                 "cond", "map_fn", "scan", "switch_case", "case", "custom_gradient", "divmod",
+                 "frexp", "modf", "sort_with_indices", "polar", "cholesky_inverse"}
+_KERAS_OPS_MODULES = {"numpy", "nn", "math", "linalg", "image"}
 _DTYPE_NAMES = {
     "bool": "bool", "string": "string",
     **{f"float{n}": "float" for n in (16, 32, 64)}, "bfloat16": "float", "half": "float",
@@ -194,6 +208,8 @@ def _canonical(dotted: str) -> str:
 def _tensor_api(name: str) -> bool:
     """Does calling the canonical ``name`` return a single symbolic tensor (in graph code)?"""
     parts = name.split(".")
+    if parts[-1] in _MULTI_OUTPUT:
+        return False
     if parts[0] == "tensorflow":
         if len(parts) == 2:
             leaf = parts[1]
@@ -209,8 +225,9 @@ def _tensor_api(name: str) -> bool:
             return parts[2] in ("read_file", "decode_raw", "decode_image", "decode_jpeg",
                                 "decode_png", "parse_tensor", "serialize_tensor", "decode_csv")
         return False
-    if parts[:2] == ["keras", "ops"]:
-        return len(parts) >= 3 and parts[-1] not in _KERAS_OPS_NOT_TENSOR and not parts[-1][:1].isupper()
+    if parts[:2] == ["keras", "ops"] and (len(parts) == 3 or (
+            len(parts) == 4 and parts[2] in _KERAS_OPS_MODULES)):
+        return parts[-1] not in _KERAS_OPS_NOT_TENSOR and not parts[-1][:1].isupper()
     return False
 
 
@@ -314,9 +331,13 @@ class _Module:
         self.entries: list[tuple[ast.AST, Context, dict]] = []
         self.call_args: dict[int, list[list]] = {}  # def id -> arg kinds per host call site
         self.loop_assigned_attrs: set[str] = set()
+        self.called_in_loop: set[str] = set()       # functions/methods called inside a loop
         self.loop_assigned_globals: set[str] = set()
-        self.calls_set_shape = any(isinstance(n, ast.Attribute) and n.attr in (
-            "set_shape", "ensure_shape") for n in ast.walk(tree))
+        self.calls_set_shape = False
+        self.functions: list[ast.AST] = []          # every def, in source order
+        self.lambdas: dict[int, list[ast.Lambda]] = {}
+        self.calls: list[tuple[ast.Call, ast.AST | None]] = []  # (call, enclosing function)
+        self.hosts_nested_tf: set[int] = set()      # functions that define decorated functions
         self.findings: dict[tuple, LintFinding] = {}
 
     # --- names
@@ -342,26 +363,6 @@ class _Module:
         key = (line, col, code)
         if key not in self.findings:
             self.findings[key] = LintFinding(self.path, line, col, code, message, check, category)
-
-
-def _imports(tree) -> dict[str, str]:
-    aliases = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                if a.asname:
-                    aliases[a.asname] = a.name
-                else:
-                    aliases[a.name.split(".")[0]] = a.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for a in node.names:
-                aliases[a.asname or a.name] = f"{node.module}.{a.name}"
-        elif isinstance(node, ast.ImportFrom) and node.level and node.module:
-            # relative imports inside keras itself: keep the tail, good enough for ops/layers
-            for a in node.names:
-                aliases.setdefault(a.asname or a.name, f"keras.{node.module}.{a.name}"
-                                   if "keras" in node.module else f"_rel.{a.name}")
-    return {k: _canonical(v) for k, v in aliases.items()}
 
 
 # --------------------------------------------------------------------------- the walker
@@ -883,7 +884,9 @@ class _Walker:
         ctx, mod = self.ctx, self.mod
         func = node.func
         args_kinds = [self.kind(a) for a in node.args]
-        if isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args and not self.eager_guard:
+        if isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args and \
+                not self.eager_guard and not (ctx.kind == "keras" and self._conditional()):
+            # (a Keras call guarded by a condition may be the eager or another backend's path)
             if ctx.kind == "data":
                 mod.report("numpy-in-data", node, "`.numpy()` in a tf.data function: dataset "
                            "functions always run as graphs (even with run_functions_eagerly); "
@@ -1218,7 +1221,8 @@ class _Walker:
         if self.loops:
             mod.report("tf-function-in-loop", node, "a tf.function is defined inside a loop: "
                        "each iteration makes a new function that traces again; define it once")
-        elif isinstance(self.func, (ast.FunctionDef, ast.AsyncFunctionDef)) and _called_not_kept(
+        elif isinstance(self.func, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                self.ctx.graph or self.func.name in mod.called_in_loop) and _called_not_kept(
                 self.func, node.name):
             mod.report("tf-function-in-loop", node, f"tf.function `{node.name}` is created anew "
                        "on every call of its enclosing function, and traced again each time; "
@@ -1457,28 +1461,76 @@ def _keras_class_kind(mod, cls, seen=None) -> str | None:
 # --------------------------------------------------------------------------- module driver
 
 def _index(mod: _Module) -> None:
-    tree = mod.tree
-    mod.aliases = _imports(tree)
-
-    def visit(node, cls, func):
+    """One walk over the tree: imports, functions, classes, calls and loop facts."""
+    aliases = {}
+    stack = [(mod.tree, None, None, False)]
+    while stack:
+        node, cls, func, in_loop = stack.pop()
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            if isinstance(child, ast.expr):
+                if isinstance(child, ast.Call):
+                    mod.calls.append((child, func))
+                    if in_loop:
+                        callee = child.func
+                        mod.called_in_loop.add(callee.attr if isinstance(callee, ast.Attribute)
+                                               else getattr(callee, "id", ""))
+                elif isinstance(child, ast.Attribute):
+                    if child.attr in ("set_shape", "ensure_shape"):
+                        mod.calls_set_shape = True
+                elif isinstance(child, ast.Lambda):
+                    mod.lambdas.setdefault(child.lineno, []).append(child)
+                    if cls is not None:
+                        mod.parent_class[id(child)] = cls
+                    if func is not None:
+                        mod.parent_func[id(child)] = func
+                    stack.append((child, None, child, False))
+                    continue
+                stack.append((child, cls, func, in_loop))
+                continue
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                mod.functions.append(child)
                 if cls is not None:
                     mod.parent_class[id(child)] = cls
                 if func is not None:
                     mod.parent_func[id(child)] = func
-                elif cls is None and not isinstance(child, ast.Lambda):
+                    if child.decorator_list:
+                        mod.hosts_nested_tf.add(id(func))
+                elif cls is None:
                     mod.defs[child.name] = child
-                visit(child, None, child)
-            elif isinstance(child, ast.ClassDef):
+                stack.append((child, None, child, False))
+                continue
+            if isinstance(child, ast.ClassDef):
                 if func is None and cls is None:
                     mod.classes[child.name] = child
-                visit(child, child, None)
-            else:
-                visit(child, cls, func)
-    visit(tree, None, None)
+                stack.append((child, child, func, in_loop))
+                continue
+            if isinstance(child, ast.Import):
+                for a in child.names:
+                    if a.asname:
+                        aliases[a.asname] = a.name
+                    else:
+                        aliases[a.name.split(".")[0]] = a.name.split(".")[0]
+            elif isinstance(child, ast.ImportFrom):
+                if child.module and not child.level:
+                    for a in child.names:
+                        aliases[a.asname or a.name] = f"{child.module}.{a.name}"
+                elif child.module and "keras" in child.module:  # relative imports in keras itself
+                    for a in child.names:
+                        aliases.setdefault(a.asname or a.name, f"keras.{child.module}.{a.name}")
+            elif in_loop and isinstance(child, (ast.Assign, ast.AugAssign)):
+                targets = child.targets if isinstance(child, ast.Assign) else [child.target]
+                for t in targets:
+                    if isinstance(t, ast.Attribute) and not (
+                            isinstance(t.value, ast.Name) and t.value.id == "self"):
+                        mod.loop_assigned_attrs.add(t.attr)
+                    elif isinstance(t, ast.Name) and func is None:
+                        mod.loop_assigned_globals.add(t.id)
+            stack.append((child, cls, func, in_loop or isinstance(child, (ast.For, ast.While,
+                                                                          ast.AsyncFor))))
+    mod.aliases = {k: _canonical(v) for k, v in aliases.items()}
+    mod.functions.sort(key=lambda f: (f.lineno, f.col_offset))
     # module-level names bound to lambdas: `relu = lambda x: ...`, `a, b = (lambda...), (lambda...)`
-    for stmt in tree.body:
+    for stmt in mod.tree.body:
         if isinstance(stmt, ast.Assign):
             for target in stmt.targets:
                 pairs = [(target, stmt.value)]
@@ -1491,9 +1543,8 @@ def _index(mod: _Module) -> None:
 
 
 def _module_env(mod: _Module) -> None:
-    """Kinds of module-level names, and which names/attributes change inside loops."""
+    """Kinds of module-level names, and the names bound to tf.function objects."""
     walker = _Walker(mod, mod.tree, Context(False, False, "host"))
-    walker.local_names = set()
     for stmt in mod.tree.body:
         if isinstance(stmt, ast.Assign):
             kind = walker.kind(stmt.value)
@@ -1505,22 +1556,6 @@ def _module_env(mod: _Module) -> None:
                         fn = _resolve_fn(mod, stmt.value.args[0])
                         if fn is not None:
                             mod.tf_functions[target.id] = fn
-    for node in ast.walk(mod.tree):
-        if isinstance(node, (ast.For, ast.While)):
-            for sub in _walk_stmts(node.body):
-                targets = sub.targets if isinstance(sub, ast.Assign) else (
-                    [sub.target] if isinstance(sub, ast.AugAssign) else [])
-                for t in targets:
-                    if isinstance(t, ast.Attribute) and not (isinstance(t.value, ast.Name)
-                                                             and t.value.id == "self"):
-                        mod.loop_assigned_attrs.add(t.attr)
-    for stmt in mod.tree.body:
-        if isinstance(stmt, (ast.For, ast.While)):
-            for sub in _walk_stmts(stmt.body):
-                if isinstance(sub, ast.Assign):
-                    for t in sub.targets:
-                        if isinstance(t, ast.Name):
-                            mod.loop_assigned_globals.add(t.id)
 
 
 def _decorator_entry(mod: _Module, func) -> Context | None:
@@ -1538,28 +1573,28 @@ def _decorator_entry(mod: _Module, func) -> Context | None:
 
 
 def _find_entries(mod: _Module) -> None:
-    for node in ast.walk(mod.tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            ctx = _decorator_entry(mod, node)
-            cls = mod.parent_class.get(id(node))
-            keras = _keras_class_kind(mod, cls) if cls is not None else None
-            if ctx is not None:
-                if keras and node.name == "call":
-                    dec = next(d for d in node.decorator_list if mod.is_tf_function(d))
-                    mod.report("keras-call-tf-function", dec, "`@tf.function` on a Keras `call`: "
-                               "Keras already compiles the step; remove the decorator (use "
-                               "jit_compile= or run_eagerly= on compile)")
-                params = {}
-                if any(isinstance(d, ast.Call) and any(kw.arg == "input_signature" for kw in d.keywords)
-                       for d in node.decorator_list):
-                    params = {a.arg: TENSOR for a in _all_args(node.args) if a.arg not in ("self", "cls")}
-                mod.entries.append((node, ctx, params))
-                if cls is None and mod.parent_func.get(id(node)) is None:
-                    mod.tf_functions[node.name] = node
-            elif keras and node.name in _KERAS_TRACED_METHODS:
-                mod.entries.append((node, Context(True, False, "keras", entry=True,
-                                                  keras_name=node.name), {}))
-        elif isinstance(node, ast.Call) and mod.is_tf_function(node) and node.args:
+    for node in mod.functions:
+        ctx = _decorator_entry(mod, node)
+        cls = mod.parent_class.get(id(node))
+        keras = _keras_class_kind(mod, cls) if cls is not None else None
+        if ctx is not None:
+            if keras and node.name == "call":
+                dec = next(d for d in node.decorator_list if mod.is_tf_function(d))
+                mod.report("keras-call-tf-function", dec, "`@tf.function` on a Keras `call`: "
+                           "Keras already compiles the step; remove the decorator (use "
+                           "jit_compile= or run_eagerly= on compile)")
+            params = {}
+            if any(isinstance(d, ast.Call) and any(kw.arg == "input_signature" for kw in d.keywords)
+                   for d in node.decorator_list):
+                params = {a.arg: TENSOR for a in _all_args(node.args) if a.arg not in ("self", "cls")}
+            mod.entries.append((node, ctx, params))
+            if cls is None and mod.parent_func.get(id(node)) is None:
+                mod.tf_functions[node.name] = node
+        elif keras and node.name in _KERAS_TRACED_METHODS:
+            mod.entries.append((node, Context(True, False, "keras", entry=True,
+                                              keras_name=node.name), {}))
+    for node, _ in mod.calls:
+        if mod.is_tf_function(node) and node.args:
             fn = node.args[0]
             target = _resolve_fn(mod, fn)
             if target is None and isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name) \
@@ -1573,16 +1608,11 @@ def _find_entries(mod: _Module) -> None:
                 if any(kw.arg in ("input_signature", "reduce_retracing") for kw in node.keywords):
                     mod.no_retrace.add(id(target))
                 mod.entries.append((target, Context(True, converted, "function", entry=True), {}))
-    _shared_lambda_lines(mod)
 
 
 def _shared_lambda_lines(mod: _Module) -> None:
     entry_ids = {id(fn) for fn, ctx, _ in mod.entries if ctx.converted}
-    lambdas: dict[int, list[ast.Lambda]] = {}
-    for node in ast.walk(mod.tree):
-        if isinstance(node, ast.Lambda):
-            lambdas.setdefault(node.lineno, []).append(node)
-    for line, group in lambdas.items():
+    for line, group in mod.lambdas.items():
         if len(group) < 2:
             continue
         for lam in group:
@@ -1615,6 +1645,24 @@ def _call_site_params(mod: _Module, fn, params: dict) -> dict:
     return out
 
 
+def _host_functions(mod: _Module) -> list:
+    """Functions whose plain-Python body matters: they build datasets, compile models, make
+    or call tf.functions (call-site inference, retracing checks)."""
+    wanted = set(mod.hosts_nested_tf)
+    names = set(mod.defs) | set(mod.tf_functions)
+    for call, func in mod.calls:
+        if func is None or id(func) in wanted or isinstance(func, ast.Lambda):
+            continue
+        callee = call.func
+        if isinstance(callee, ast.Attribute):
+            if callee.attr in _DATASET_FN_METHODS or callee.attr == "compile" or \
+                    callee.attr == "function":
+                wanted.add(id(func))
+        elif isinstance(callee, ast.Name) and (callee.id in names or callee.id in mod.aliases):
+            wanted.add(id(func))
+    return [f for f in mod.functions if id(f) in wanted]
+
+
 def analyse(tree: ast.Module, path: str, lines: list[str]) -> list[LintFinding]:
     """All findings in one parsed module (unsuppressed, unfiltered)."""
     mod = _Module(tree, path, lines)
@@ -1627,9 +1675,9 @@ def analyse(tree: ast.Module, path: str, lines: list[str]) -> list[LintFinding]:
     host = _Walker(mod, tree, Context(False, False, "host"))
     host.local_names = set()
     host.block(tree.body)
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            _Walker(mod, node, Context(False, False, "host")).run()
+    for node in _host_functions(mod):
+        _Walker(mod, node, Context(False, False, "host")).run()
+    _shared_lambda_lines(mod)
     # graph pass: entries, then the helpers they call (each function at most a few times)
     queue = [(fn, ctx, _call_site_params(mod, fn, params) if ctx.kind == "function" else params)
              for fn, ctx, params in mod.entries]
@@ -1774,13 +1822,13 @@ def lint_file(path: str) -> list[LintFinding]:
     return lint_source(text, path)
 
 
-def _excluded(path: str, patterns) -> bool:
-    norm = path.replace(os.sep, "/")
-    name = os.path.basename(norm.rstrip("/"))
+def _excluded(relpath: str, patterns) -> bool:
+    """flake8's rule: a pattern matches the base name or the path (relative to the argument)."""
+    norm = relpath.replace(os.sep, "/")
+    name = norm.rstrip("/").rsplit("/", 1)[-1]
     for pattern in patterns:
-        p = pattern.rstrip("/")
-        if fnmatch.fnmatch(name, p) or fnmatch.fnmatch(norm, p) or fnmatch.fnmatch(norm, f"*/{p}") \
-                or fnmatch.fnmatch(norm, f"{p}/*") or fnmatch.fnmatch(norm, f"*/{p}/*"):
+        p = pattern.rstrip("/").removeprefix("./")
+        if fnmatch.fnmatch(name, p) or fnmatch.fnmatch(norm, p) or fnmatch.fnmatch(norm, p + "/*"):
             return True
     return False
 
@@ -1792,12 +1840,13 @@ def collect_files(paths, exclude=()) -> list[str]:
     for path in paths:
         if os.path.isdir(path):
             for root, dirs, names in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not _excluded(os.path.join(root, d), patterns))
+                rel = os.path.relpath(root, path)
+                rel = "" if rel == "." else rel + "/"
+                dirs[:] = sorted(d for d in dirs if not _excluded(rel + d, patterns))
                 for name in sorted(names):
-                    full = os.path.join(root, name)
-                    if name.endswith((".py", ".pyi")) and not _excluded(full, patterns):
-                        files.append(os.path.normpath(full) if not full.startswith("./") else full[2:])
-        elif os.path.exists(path) or os.path.islink(path):
+                    if name.endswith((".py", ".pyi")) and not _excluded(rel + name, patterns):
+                        files.append(os.path.join(root, name))
+        elif os.path.exists(path):
             files.append(path)
         else:
             raise LintUsageError(f"{path}: no such file or directory")
