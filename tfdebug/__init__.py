@@ -21,6 +21,7 @@ from .diagnose import diagnose  # noqa: E402
 from .explain import explain, install, uninstall  # noqa: E402
 from .debugger import breakpoint, debug  # noqa: E402,A004
 from .shapes import probe, shape_probe  # noqa: E402
+from .compare import compare  # noqa: E402
 from .ipython import load_ipython_extension, unload_ipython_extension  # noqa: E402
 from .side_effects import side_effect_guard  # noqa: E402
 from .printing import ic, print_to_tfprint  # noqa: E402
@@ -39,6 +40,7 @@ __all__ = [
     "debug",
     "probe",
     "shape_probe",
+    "compare",
     "load_ipython_extension",
     "unload_ipython_extension",
     "side_effect_guard",

@@ -77,7 +77,8 @@ def _compatible(static: tuple, runtime: tuple) -> bool:
 def format_shape(shape) -> str:
     if shape is None:
         return "<unknown rank>"
-    return "(" + ", ".join("None" if d is None else str(d) for d in shape) + (",)" if len(shape) == 1 else ")")
+    inner = ", ".join("None" if d is None else str(d) for d in shape)
+    return f"({inner},)" if len(shape) == 1 else f"({inner})"
 
 
 class shape_probe(Scope):
