@@ -62,15 +62,21 @@ CHECKS: dict[str, tuple[str, str]] = {
     "py-function-shape": ("TFD170", "unknown-shape"),
     "fstring-tensor": ("TFD175", "string-format"),
     "format-spec-tensor": ("TFD176", "string-format"),
-    "tf-function-in-loop": ("TFD201", "retracing"),
+    "tf-function-in-loop": ("TFD204", "retracing"),
+    "shape-changing-arg": ("TFD200", "retracing"),
     "python-scalar-arg": ("TFD202", "retracing"),
-    "print": ("TFD301", "trace-time-side-effect"),
-    "global-write": ("TFD302", "trace-time-side-effect"),
-    "container-mutation": ("TFD303", "trace-time-side-effect"),
-    "attribute-mutation": ("TFD304", "trace-time-side-effect"),
-    "python-random": ("TFD305", "trace-time-side-effect"),
-    "stale-capture": ("TFD306", "stale-capture"),
-    "keras-training-flag": ("TFD310", "keras-training-flag"),
+    "stale-global": ("TFD210", "stale-capture"),
+    "print": ("TFD300", "trace-time-side-effect"),
+    "global-write": ("TFD301", "trace-time-side-effect"),
+    "container-mutation": ("TFD302", "trace-time-side-effect"),
+    "attribute-mutation": ("TFD303", "trace-time-side-effect"),
+    "python-random": ("TFD304", "trace-time-side-effect"),
+    "python-clock": ("TFD305", "trace-time-side-effect"),
+    "python-io": ("TFD306", "trace-time-side-effect"),
+    "python-input": ("TFD307", "trace-time-side-effect"),
+    "stale-capture": ("TFD308", "trace-time-side-effect"),
+    "float-meets-int": ("TFD161", "dtype-mismatch"),
+    "keras-training-flag": ("TFD320", "keras-training-flag"),
 }
 
 # Codes for files that could not be checked (flake8's spelling): unreadable, syntax error,
@@ -189,6 +195,9 @@ _MUTATORS = {"append", "extend", "insert", "add", "update", "pop", "popitem", "s
              "clear", "remove", "discard", "appendleft", "extendleft"}
 _NAMED_SHAPE_CTORS = {"range", "zeros", "ones", "fill", "normal", "uniform", "truncated_normal",
                       "eye"}
+_CLOCKS = {"time.time", "time.perf_counter", "time.monotonic", "time.time_ns",
+           "time.process_time", "datetime.datetime.now", "datetime.datetime.utcnow",
+           "datetime.date.today", "datetime.now", "datetime.utcnow", "datetime.today"}
 _LOGGING_CALLEES = {"debug", "info", "warning", "warn", "error", "exception", "critical",
                     "log"}
 
@@ -382,6 +391,7 @@ class _Walker:
         self.in_log = 0
         self.has_tape = False
         self.if_depth = 0
+        self.cache: dict[int, Kind | None] = {}
         self.requests: list[tuple[ast.AST, Context, dict]] = []
         self.cls = mod.parent_class.get(id(func))
         if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
@@ -392,6 +402,14 @@ class _Walker:
 
     # ------------------------------------------------------------------ kinds
     def kind(self, node) -> Kind | None:
+        """What ``node`` evaluates to here (cached per statement: env changes between them)."""
+        key = id(node)
+        if key in self.cache:
+            return self.cache[key]
+        result = self.cache[key] = self._kind(node)
+        return result
+
+    def _kind(self, node) -> Kind | None:
         mod = self.mod
         if isinstance(node, ast.Name):
             if node.id in self.env:
@@ -531,6 +549,7 @@ class _Walker:
                 log.debug("tfdebug lint: too deep at %s:%s", self.mod.path, stmt.lineno)
 
     def stmt(self, node):
+        self.cache.clear()
         method = getattr(self, "s_" + type(node).__name__, None)
         if method is not None:
             method(node)
@@ -913,12 +932,21 @@ class _Walker:
             if not self.eager_guard:
                 mod.report("python-random", node, f"`{_dotted(func)}()` in traced code runs once "
                            "per trace: the value is frozen into the graph; use tf.random")
+        elif name in _CLOCKS and not self.eager_guard:
+            mod.report("python-clock", node, f"`{_dotted(func)}()` in traced code is read once, "
+                       "at trace time; use tf.timestamp()")
         if isinstance(func, ast.Name) and func.id not in self.env and func.id not in self.local_defs \
                 and func.id not in mod.defs:
             builtin = func.id
             if builtin == "print" and not self.eager_guard:
                 mod.report("print", node, "`print()` in traced code runs once per trace, not "
                            "once per call; use tf.print")
+            elif builtin == "open" and not self.eager_guard and ctx.kind != "keras":
+                mod.report("python-io", node, "`open()` in traced code reads or writes once, at "
+                           "trace time; use tf.io ops (tf.io.read_file, tf.io.write_file)")
+            elif builtin == "input" and not self.eager_guard:
+                mod.report("python-input", node, "`input()` in traced code asks once, at trace "
+                           "time; read the value outside and pass it in as a tensor")
             elif builtin == "bool" and args_kinds and _is_tensor(args_kinds[0]):
                 self._report_bool(node, "`bool()`", always=True)
             elif builtin == "len" and args_kinds and _is_tensor(args_kinds[0]) and not ctx.converted:
@@ -985,7 +1013,7 @@ class _Walker:
                 if sub.startswith("tensorflow.") and sub.rsplit(".", 1)[-1] in _NAMED_SHAPE_CTORS:
                     shape_args = arg.args[:2] if sub.endswith(".range") else arg.args[:1]
                     if any(_mentions_name(a, loop_vars) for a in shape_args):
-                        mod.report("python-scalar-arg", node, f"`{func.id}` gets a tensor whose "
+                        mod.report("shape-changing-arg", node, f"`{func.id}` gets a tensor whose "
                                    "shape changes with the loop: every new shape traces the "
                                    "function again; pass an input_signature with None dimensions "
                                    "or reduce_retracing=True")
@@ -1074,6 +1102,15 @@ class _Walker:
         return None
 
     def e_BinOp(self, node):
+        if isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+            for tensor_side, other in ((node.left, node.right), (node.right, node.left)):
+                kind = self.kind(tensor_side)
+                if _is_tensor(kind) and kind.dtype == "int" and _literal_dtype(other) == "float" \
+                        and isinstance(other, (ast.Constant, ast.UnaryOp)):
+                    self.mod.report("float-meets-int", node, "a Python float meets an integer "
+                                    "tensor; TensorFlow does not promote dtypes: tf.cast the "
+                                    "tensor to float first")
+                    break
         if (self.ctx.graph and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant)
                 and isinstance(node.left.value, str) and not self.in_raise and not self.in_log):
             right = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
@@ -1089,6 +1126,17 @@ class _Walker:
         return None
 
     e_YieldFrom = e_Yield
+
+    def e_Name(self, node):
+        mod, ctx = self.mod, self.ctx
+        if (ctx.graph and ctx.kind in ("function", "helper") and isinstance(node.ctx, ast.Load)
+                and node.id in mod.loop_assigned_globals and node.id not in self.local_names
+                and node.id not in self.env and node.id not in mod.defs
+                and node.id not in mod.classes and node.id not in mod.aliases):
+            mod.report("stale-global", node, f"the global `{node.id}` is reassigned in a loop, but "
+                       "the traced function keeps the value it saw when it was traced; pass it "
+                       "as a tensor argument or keep it in a tf.Variable")
+        return None
 
     def e_NamedExpr(self, node):
         self.expr(node.value)
@@ -1547,7 +1595,11 @@ def _module_env(mod: _Module) -> None:
     walker = _Walker(mod, mod.tree, Context(False, False, "host"))
     for stmt in mod.tree.body:
         if isinstance(stmt, ast.Assign):
-            kind = walker.kind(stmt.value)
+            walker.cache.clear()
+            try:
+                kind = walker.kind(stmt.value)
+            except RecursionError:
+                kind = None
             for target in stmt.targets:
                 if isinstance(target, ast.Name):
                     mod.env[target.id] = _join(mod.env[target.id], kind) if target.id in mod.env else kind
