@@ -78,8 +78,9 @@ ENTRY_METHODS = ("train_step", "test_step", "predict_step", "compute_loss", "cal
 class Effect:
     """One trace-time-only effect at a user line."""
 
-    kind: str           # print, input, random, clock, io, global, container, attribute,
-                        # numpy-state, training-flag, string-format
+    # print, input, random, clock, io, global, container, attribute, numpy-state,
+    # training-flag, string-format
+    kind: str
     file: str
     line: int
     function: str
@@ -133,7 +134,8 @@ def _find_node(tree: ast.AST, code: types.CodeType) -> ast.AST | None:
     for node in ast.walk(tree):
         if want_lambda and isinstance(node, ast.Lambda):
             first = node.lineno
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == code.co_name:
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and node.name == code.co_name:
             first = min([d.lineno for d in node.decorator_list] + [node.lineno])
         else:
             continue
@@ -220,7 +222,8 @@ class _Env:
         return any(name in s.local for s in self.scopes) and not self.is_bound(name)
 
     def is_bound(self, name: str) -> bool:
-        return self.self_name is not None and name == self.self_name and name in self.scopes[0].params
+        return self.self_name is not None and name == self.self_name \
+            and name in self.scopes[0].params
 
     def is_top_param(self, name: str) -> bool:
         return self.top and name in self.scopes[0].params and not any(
@@ -565,7 +568,8 @@ class _Finder:
             self.function(value, bound, depth=depth + 1)
         elif isinstance(value, (staticmethod, classmethod)):
             self.function(value.__func__, None, depth=depth + 1)
-        elif not isinstance(value, type) and _is_user_function(getattr(type(value), "__call__", None)):
+        elif not isinstance(value, type) and \
+                _is_user_function(getattr(type(value), "__call__", None)):
             self.function(type(value).__call__, value, depth=depth + 1)
 
 
@@ -637,11 +641,27 @@ def find(fn, instance=None) -> list[Effect]:
     return finder.effects
 
 
-def _closure_values(fn) -> list:
-    values = []
-    for cell in getattr(fn, "__closure__", None) or ():
-        try:
-            values.append(cell.cell_contents)
-        except ValueError:
-            continue
+def _closure_values(fn, depth: int = 3) -> list:
+    """Values captured by library wrappers (Keras' train function -> the model), searched
+    through nested closures and bound methods."""
+    values, seen = [], set()
+
+    def visit(f, level):
+        if isinstance(f, types.MethodType):
+            values.append(f.__self__)
+            f = f.__func__
+        for cell in getattr(f, "__closure__", None) or ():
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                continue
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+            values.append(value)
+            if level < depth and callable(value) and not _is_user_function(value) and \
+                    (isinstance(value, (types.FunctionType, types.MethodType))):
+                visit(value, level + 1)
+
+    visit(fn, 0)
     return values

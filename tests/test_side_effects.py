@@ -1,0 +1,432 @@
+"""side_effect_guard(): every trace-time effect is found at its line; graph-correct code is not."""
+import datetime
+import io
+import json
+import os
+import random
+import runpy
+import sys
+import time
+import uuid
+import warnings
+
+import keras
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import tfdebug
+from tfdebug import recipebook, report, tracing
+from tfdebug.side_effects import SideEffectError, SideEffectWarning, side_effect_guard
+
+from conftest import ROOT, run_tfdebug
+
+HERE = os.path.abspath(__file__)
+_SOURCE = open(HERE, encoding="utf-8").read().splitlines()
+
+
+def line_of(marker: str) -> int:
+    """The line of this file that ends with the comment ``# <marker>``."""
+    hits = [n for n, text in enumerate(_SOURCE, 1) if text.rstrip().endswith(f"# {marker}")]
+    assert len(hits) == 1, marker
+    return hits[0]
+
+
+def found(fn, *args, **guard_options):
+    """[(recipe id, line)] the guard reports while ``fn(*args)`` is traced."""
+    with side_effect_guard(action="log", **guard_options) as guard:
+        fn(*args)
+    return sorted((f.recipe, f.line) for f in guard.findings if f.file == HERE)
+
+
+# -- every effect kind, at the right line ---------------------------------------------------
+
+history = []
+table = {}
+seen = set()
+counter = 0
+
+
+class Box:
+    def __init__(self):
+        self.value = 0
+
+
+box = Box()
+
+
+@tf.function
+def effects(x, obj):
+    global counter
+    print("x", x)  # E:print
+    counter += 1  # E:global
+    history.append(x)  # E:append
+    table["k"] = x  # E:setitem
+    seen.add(1)  # E:add
+    obj.value += 1  # E:param-attr
+    box.value = 2  # E:global-attr
+    a = random.random()  # E:random
+    b = np.random.normal()  # E:np-random
+    c = time.time()  # E:time
+    d = datetime.datetime.now()  # E:now
+    e = uuid.uuid4()  # E:uuid
+    if False:
+        open("/nonexistent")  # E:open
+        input()  # E:input
+    return x + a + b + c + d.second + len(str(e))
+
+
+def test_every_kind_is_found_at_its_line():
+    got = found(effects, tf.constant(1.0), Box())
+    expected = {
+        ("TFD300", line_of("E:print")), ("TFD301", line_of("E:global")),
+        ("TFD302", line_of("E:append")), ("TFD302", line_of("E:setitem")),
+        ("TFD302", line_of("E:add")), ("TFD303", line_of("E:param-attr")),
+        ("TFD303", line_of("E:global-attr")), ("TFD304", line_of("E:random")),
+        ("TFD304", line_of("E:np-random")), ("TFD305", line_of("E:time")),
+        ("TFD305", line_of("E:now")), ("TFD304", line_of("E:uuid")),
+        ("TFD306", line_of("E:open")), ("TFD307", line_of("E:input")),
+    }
+    assert set(got) == expected
+
+
+def make_nonlocal_counter():
+    calls = 0
+
+    @tf.function
+    def step(x):
+        nonlocal calls
+        calls += 1  # E:nonlocal
+        return x
+    return step
+
+
+def test_nonlocal_write_is_found():
+    assert found(make_nonlocal_counter(), tf.constant(1)) == [("TFD301", line_of("E:nonlocal"))]
+
+
+def helper_that_prints(x):
+    print("helper", x)  # E:helper-print
+    return x * 2
+
+
+@tf.function
+def calls_helper(x):
+    return helper_that_prints(x) + 1
+
+
+def test_functions_called_from_the_traced_function_are_searched():
+    assert found(calls_helper, tf.constant(1)) == [("TFD300", line_of("E:helper-print"))]
+
+
+class CountingModule(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+        self.v = tf.Variable(0)
+
+    @tf.function
+    def __call__(self, x):
+        self.calls += 1  # E:module-attr
+        self.v.assign_add(1)
+        return x + self.v
+
+
+def test_tf_module_method_attribute_mutation():
+    assert found(CountingModule(), tf.constant(1)) == [("TFD303", line_of("E:module-attr"))]
+
+
+class NoisyModel(keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.dense = keras.layers.Dense(1)
+        self.seen_batches = []
+
+    def call(self, x):
+        print("call")  # E:model-print
+        self.seen_batches.append(x)  # E:model-append
+        return self.dense(x)
+
+
+def test_keras_model_call_reached_from_a_tf_function():
+    model = NoisyModel()
+
+    @tf.function
+    def step(x):
+        return model(x, training=False)
+
+    assert found(step, tf.ones([2, 3])) == [("TFD300", line_of("E:model-print")),
+                                            ("TFD302", line_of("E:model-append"))]
+
+
+def test_keras_model_call_reached_from_fit():
+    model = NoisyModel()
+    model.compile("sgd", "mse")
+    with side_effect_guard(action="log") as guard:
+        model.fit(np.ones((4, 3)), np.ones((4, 1)), batch_size=4, epochs=1, verbose=0)
+    lines = {(f.recipe, f.line) for f in guard.findings if f.file == HERE}
+    assert ("TFD300", line_of("E:model-print")) in lines
+
+
+@tf.function
+def formats_tensor(x):
+    return tf.constant(0) if False else tf.strings.length(tf.constant(f"value={x}"))  # E:fstring
+
+
+def test_symbolic_tensor_formatted_into_a_string():
+    assert found(formats_tensor, tf.constant(3)) == [("TFD310", line_of("E:fstring"))]
+
+
+def test_numpy_on_captured_state():
+    class Holder:
+        def __init__(self):
+            self.counter = np.ones(3)
+
+        @tf.function
+        def total(self):
+            return np.sum(self.counter) == 5  # E:np-state
+
+    assert found(Holder().total) == [("TFD308", line_of("E:np-state"))]
+
+
+def test_tf_data_map_function_with_numpy_random():
+    def build():
+        return list(tf.data.Dataset.range(2).map(lambda i: i + np.random.randint(9)))  # E:data
+    assert found(build) == [("TFD304", line_of("E:data"))]
+
+
+# -- the Keras training flag ------------------------------------------------------------------
+
+def _dropout_model():
+    return keras.Sequential([keras.Input((3,)), keras.layers.Dense(2), keras.layers.Dropout(0.5)])
+
+
+def test_model_with_dropout_called_without_training_is_reported():
+    model = _dropout_model()
+
+    @tf.function
+    def step(x):
+        return model(x)  # E:training
+
+    assert found(step, tf.ones([2, 3])) == [("TFD320", line_of("E:training"))]
+
+
+def test_training_flag_passed_or_not_needed_is_quiet():
+    model = _dropout_model()
+    plain = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+
+    class Outer(keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.inner = _dropout_model()
+
+        def call(self, x, training=None):
+            return self.inner(x)  # the flag propagates from the outer call
+
+    outer = Outer()
+
+    @tf.function
+    def step(x):
+        both = model(x, training=True) + model(x, training=False)
+        return both + plain(x) + outer(x, training=True)
+
+    assert found(step, tf.ones([2, 3])) == []
+
+
+# -- no false alarms on code that is right in graph mode ---------------------------------------
+
+total = tf.Variable(0.0)
+
+
+class LazyLayer(keras.layers.Layer):
+    def __init__(self):
+        super().__init__()
+        self.proj = None
+
+    def build(self, shape):
+        self.w = self.add_weight(shape=(shape[-1], 2))
+        self.extra = []
+        self.extra.append(1)
+
+    def call(self, x):
+        return x @ self.w
+
+
+class LazyModule(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = None
+
+    def __call__(self, x):
+        if self.scale is None:
+            self.scale = tf.Variable(2.0)  # created on the first trace only
+        return x * self.scale
+
+
+def test_graph_correct_patterns_are_not_reported():
+    layer = LazyLayer()
+    module = LazyModule()
+
+    @tf.function
+    def step(x):
+        total.assign_add(tf.reduce_sum(x))
+        tf.print("total", total)
+        ta = tf.TensorArray(tf.float32, size=2)
+        for i in tf.range(2):
+            ta = ta.write(i, tf.reduce_sum(x))
+        parts = []
+        for i in range(3):
+            parts.append(x * i)
+        local = {"a": x}
+        local["b"] = x
+        name = f"layer_{len(parts)}"
+        out = layer(x) + tf.reduce_sum(module(x)) + tf.reduce_sum(ta.stack())
+        return out + tf.reduce_sum(tf.add_n(parts) + local["b"]), name
+
+    assert found(step, tf.ones([2, 3])) == []
+    assert module.scale is not None
+
+
+def test_calling_a_traced_function_reports_nothing_more():
+    with side_effect_guard(action="log") as guard:
+        effects(tf.constant(2.0), Box())
+        first = len(guard.findings)
+        effects(tf.constant(3.0), Box())
+    assert first > 0 and len(guard.findings) == first
+
+
+# -- suppression, actions, reporting --------------------------------------------------------
+
+@tf.function
+def quietened(x):
+    print("ok")  # tfdebug: ignore
+    history.append(x)  # E:not-allowed
+    return x
+
+
+def test_ignore_comment_and_allow():
+    assert found(quietened, tf.constant(1)) == [("TFD302", line_of("E:not-allowed"))]
+    assert found(quietened, tf.constant(1), allow=["container"]) == []
+    assert found(quietened, tf.constant(1), allow=["TFD302"]) == []
+    assert found(quietened, tf.constant(1), allow=["trace-time-side-effect"]) == []
+
+
+def test_bad_arguments_are_named():
+    with pytest.raises(ValueError, match="action"):
+        side_effect_guard(action="explode")
+    with pytest.raises(ValueError, match="allow"):
+        side_effect_guard(allow=["prints"])
+
+
+def test_raise_mode_raises_at_trace_time_and_does_not_cache():
+    @tf.function
+    def step(x):
+        print("tracing")  # E:raise
+        return x
+
+    with side_effect_guard(action="raise"):
+        with pytest.raises(SideEffectError) as info:
+            step(tf.constant(1))
+        assert isinstance(info.value, tracing.SubscriberError)
+        assert f"test_side_effects.py:{line_of('E:raise')}" in str(info.value)
+        assert [f.recipe for f in info.value.findings] == ["TFD300"]
+    assert int(step(tf.constant(2))) == 2  # outside the guard it traces and runs
+
+
+def test_warn_mode_points_at_the_user_line():
+    @tf.function
+    def step(x):
+        history.append(x)  # E:warn
+        return x
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with side_effect_guard():
+            step(tf.constant(1))
+    ours = [w for w in caught if issubclass(w.category, SideEffectWarning)]
+    assert len(ours) == 1
+    assert ours[0].filename == HERE and ours[0].lineno == line_of("E:warn")
+    assert "TFD302" in str(ours[0].message) and "fix:" in str(ours[0].message)
+
+
+def test_findings_reach_report_collectors():
+    with report.collecting() as collected, side_effect_guard(action="log"):
+        calls_helper(tf.constant(5))  # already traced above or now: either way no crash
+        make_nonlocal_counter()(tf.constant(1))
+    assert any(f.recipe == "TFD301" and f.severity == "warning" for f in collected)
+
+
+def test_user_exception_during_trace_is_untouched():
+    class Boom(Exception):
+        pass
+
+    def make():
+        @tf.function
+        def step(x):
+            print("before")
+            raise Boom("mine")
+        return step
+
+    with pytest.raises(Boom) as plain:
+        make()(tf.constant(1))
+    with side_effect_guard(action="raise") as guard, pytest.raises(Boom) as guarded:
+        make()(tf.constant(1))
+    # what TensorFlow raises, unchanged: the guard's own error never replaces it
+    assert type(guarded.value) is Boom and guarded.value.args == plain.value.args
+    assert getattr(guarded.value, "__notes__", None) == getattr(plain.value, "__notes__", None)
+    assert [f.recipe for f in guard.findings] == ["TFD300"]
+
+
+def test_public_names():
+    assert tfdebug.side_effect_guard is side_effect_guard
+    assert {"side_effect_guard", "print_to_tfprint", "ic"} <= set(tfdebug.__all__)
+
+
+# -- recipes: `before` is found, `after` is clean ---------------------------------------------
+
+OUR_RECIPES = [r for r in recipebook.load() if r.id.startswith("TFD3")]
+
+
+@pytest.mark.parametrize("recipe", OUR_RECIPES, ids=lambda r: r.id)
+def test_recipe_snippets(recipe, tmp_path, monkeypatch, capsys):
+    assert recipe.before and recipe.after and recipe.docs.startswith("https://")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("2\n3\n4\n"))
+    for name, snippet, want in (("before", recipe.before, True), ("after", recipe.after, False)):
+        path = tmp_path / f"{recipe.id}_{name}.py"
+        path.write_text(snippet)
+        with side_effect_guard(action="log") as guard:
+            runpy.run_path(str(path), run_name="__main__")
+        ids = {f.recipe for f in guard.findings}
+        assert (recipe.id in ids) is want, (name, ids)
+        if not want:
+            assert not ids, ids
+
+
+# -- tfdebug run -------------------------------------------------------------------------
+
+def test_tfdebug_run_reports_each_effect_of_the_example(tmp_path):
+    report_path = tmp_path / "r.json"
+    example = os.path.join(ROOT, "examples", "side_effects.py")
+    proc = run_tfdebug("run", "--report", str(report_path), example)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = json.loads(report_path.read_text())
+    got = {(d["recipe"], d["line"]) for d in data["diagnostics"]
+           if d["file"] == example and d["severity"] == "warning"}
+    source = open(example).read().splitlines()
+
+    def line(text):
+        return next(n for n, s in enumerate(source, 1) if text in s)
+
+    assert got == {("TFD304", line("random.random()")), ("TFD320", line("pred = model(x)")),
+                   ("TFD300", line("print(f")), ("TFD301", line("steps += 1")),
+                   ("TFD302", line("history.append")), ("TFD302", line('stats["calls"]')),
+                   ("TFD303", line("tracker.last_loss =")), ("TFD305", line("datetime.now()")),
+                   ("TFD304", line("np.random.randint")), ("TFD306", line("with open(LOG"))}
+    assert "SideEffectWarning" in proc.stderr
+
+    fixed = os.path.join(ROOT, "examples", "side_effects_fixed.py")
+    proc = run_tfdebug("run", "--report", str(report_path), fixed)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = json.loads(report_path.read_text())
+    assert [d for d in data["diagnostics"] if d["recipe"] and d["recipe"].startswith("TFD3")] == []
+    assert "steps counted: 3 history: 3 calls: 3" in proc.stdout
