@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib.resources
+import pathlib
 import re
 import tomllib
 import warnings
@@ -145,20 +146,27 @@ def parse(text: str, source: str = "<string>") -> Recipe:
         when=tuple(data.get("when", [])), blame=data.get("blame", ""), source=source)
 
 
-def _files():
-    folder = importlib.resources.files("tfdebug.recipes")
+def _files(folder=None):
+    folder = importlib.resources.files("tfdebug.recipes") if folder is None else pathlib.Path(folder)
     return sorted((f for f in folder.iterdir() if f.name.endswith(".toml")), key=lambda f: f.name)
 
 
-@functools.lru_cache(maxsize=1)
-def load() -> tuple[Recipe, ...]:
-    """All recipes, in id order; broken files are skipped with a warning."""
+@functools.lru_cache(maxsize=4)
+def load(folder: str | None = None) -> tuple[Recipe, ...]:
+    """All recipes (of the shipped folder, or of ``folder``), in id order.
+
+    Broken files are skipped with a warning naming the file and the key.
+    """
     recipes, seen = [], set()
-    for file in _files():
+    for file in _files(folder):
         try:
             recipe = parse(file.read_text(encoding="utf-8"), file.name)
-        except (RecipeError, UnicodeDecodeError, OSError) as exc:
+        except RecipeError as exc:
             warnings.warn(f"tfdebug: skipping recipe {exc}", RuntimeWarning, stacklevel=2)
+            continue
+        except (UnicodeDecodeError, OSError) as exc:
+            warnings.warn(f"tfdebug: skipping recipe {file.name}: cannot read it as UTF-8 "
+                          f"text ({exc})", RuntimeWarning, stacklevel=2)
             continue
         if recipe.id in seen:
             warnings.warn(f"tfdebug: skipping recipe {file.name}: key 'id' {recipe.id} is "
@@ -169,10 +177,10 @@ def load() -> tuple[Recipe, ...]:
     return tuple(sorted(recipes, key=lambda r: r.id))
 
 
-def validate() -> list[Recipe]:
+def validate(folder: str | None = None) -> list[Recipe]:
     """Strict: parse every file, raising RecipeError on the first problem (tests use it)."""
     recipes, seen = [], {}
-    for file in _files():
+    for file in _files(folder):
         recipe = parse(file.read_text(encoding="utf-8"), file.name)
         if recipe.id in seen:
             raise RecipeError(f"{file.name}: key 'id' {recipe.id} is already used by {seen[recipe.id]}")

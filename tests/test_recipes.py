@@ -1,0 +1,233 @@
+"""The recipes: strict validation, every before/after really fails/works, lenient loading."""
+import builtins
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+import warnings
+
+import pytest
+
+from tfdebug import recipebook
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RECIPES = os.path.join(ROOT, "recipes")
+
+
+def _known_exception_names() -> set[str]:
+    """Exception classes a recipe may name: builtins, tf.errors, TF framework and AutoGraph."""
+    import tensorflow as tf
+    from tensorflow.python.autograph.impl import api as ag_api
+    from tensorflow.python.autograph.pyct import errors as pyct_errors
+    from tensorflow.python.framework import errors_impl
+
+    names = {n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)}
+    for module in (tf.errors, errors_impl, ag_api, pyct_errors):
+        names |= {n for n, v in vars(module).items() if isinstance(v, type) and issubclass(v, BaseException)}
+    return names
+
+
+def test_every_recipe_file_is_valid_and_ids_are_unique():
+    recipes = recipebook.validate()
+    ids = [r.id for r in recipes]
+    assert len(ids) == len(set(ids))
+    assert len(recipes) >= 35
+    for recipe, file in zip(recipes, sorted(f for f in os.listdir(RECIPES) if f.endswith(".toml"))):
+        assert file == f"{recipe.id}.toml", "file name must be the id"
+        assert recipe.category in recipebook.CATEGORIES
+        assert recipe.docs.startswith("https://"), recipe.id
+        assert recipe.before.strip() and recipe.after.strip(), recipe.id
+        for pattern in recipe.messages:
+            assert isinstance(pattern, re.Pattern)
+
+
+def test_exception_names_are_real_classes():
+    known = _known_exception_names()
+    for recipe in recipebook.validate():
+        unknown = set(recipe.errors) - known
+        assert not unknown, f"{recipe.id} names unknown exception classes {unknown}"
+
+
+def test_every_error_category_has_recipes():
+    error_categories = {
+        "tensor-as-bool", "tensor-iteration", "out-of-scope-tensor", "unhashable-tensor",
+        "unknown-length", "unsupported-syntax", "autograph-conversion", "variable-creation",
+        "numpy-in-graph", "loop-var-shape", "branch-mismatch", "dtype-mismatch", "keras-misuse",
+        "data-pipeline", "unknown-shape", "string-format"}
+    have = {r.category for r in recipebook.load() if r.errors}
+    assert error_categories <= have, error_categories - have
+
+
+def test_when_tags_and_blame_locators_are_implemented():
+    from tfdebug.diagnose import _LOCATORS
+
+    assert set(recipebook.LOCATORS) == set(_LOCATORS)
+    for recipe in recipebook.load():
+        assert set(recipe.when) <= set(recipebook.TAGS)
+
+
+# -- before raises, after runs: one subprocess for all of them --------------------------------
+
+_RUNNER = textwrap.dedent('''
+    import json, logging, os, runpy, sys, tempfile
+    os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+    import tensorflow as tf
+    tf.get_logger().setLevel(logging.ERROR)
+    from tfdebug import recipebook
+    from tfdebug.diagnose import diagnose, _chain
+    out, folder = {}, tempfile.mkdtemp()
+    wanted = set(sys.argv[1:])  # "ID:kind"
+    for r in recipebook.load():
+        for kind in ("before", "after"):
+            if f"{r.id}:{kind}" not in wanted:
+                continue
+            path = os.path.join(folder, f"{r.id}_{kind}.py")
+            with open(path, "w") as fh:
+                fh.write(getattr(r, kind))
+            result = {"raised": None}
+            try:
+                runpy.run_path(path, run_name="__main__")
+            except Exception as exc:
+                names = sorted({c.__name__ for e in _chain(exc) for c in type(e).__mro__})
+                d = diagnose(exc)
+                result = {"raised": type(exc).__name__, "names": names,
+                          "diagnosis": d.recipe.id if d else None,
+                          "line": d.line if d else None, "file": d.file if d else None}
+            finally:
+                tf.config.run_functions_eagerly(False)
+            out[f"{r.id} {kind}"] = result
+    print("RESULT" + json.dumps(out))
+''')
+
+
+def _run_snippets(ids):
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=ROOT)
+    proc = subprocess.run([sys.executable, "-c", _RUNNER, *ids], capture_output=True, text=True,
+                          timeout=900, env=env, cwd=ROOT)
+    line = next((line for line in proc.stdout.splitlines() if line.startswith("RESULT")), None)
+    assert line, proc.stderr[-3000:]
+    return json.loads(line[len("RESULT"):])
+
+
+def _needs_own_process(recipe) -> bool:
+    """Snippets that configure devices (process-wide, only before TF initialises them)."""
+    return any("tf.config.set_" in code or "set_logical_device" in code
+               for code in (recipe.before, recipe.after))
+
+
+@pytest.fixture(scope="module")
+def snippet_results():
+    """Every recipe's before/after run as scripts: most in one process, a few alone."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    recipes = recipebook.load()
+    batches = [[f"{r.id}:{kind}" for r in recipes if not _needs_own_process(r)
+                for kind in ("before", "after")]]
+    batches += [[f"{r.id}:{kind}"] for r in recipes if _needs_own_process(r) for kind in ("before", "after")]
+    results = {}
+    with ThreadPoolExecutor(3) as pool:
+        for part in pool.map(_run_snippets, batches):
+            results.update(part)
+    return results
+
+
+@pytest.mark.parametrize("recipe", recipebook.load(), ids=lambda r: r.id)
+def test_before_fails_and_after_runs(recipe, snippet_results):
+    after = snippet_results[f"{recipe.id} after"]
+    assert after["raised"] is None, f"{recipe.id} after raised {after}"
+    before = snippet_results[f"{recipe.id} before"]
+    if not recipe.errors:  # a warning-type recipe: the problem is silent
+        assert before["raised"] is None, f"{recipe.id} before raised {before}"
+        return
+    assert before["raised"], f"{recipe.id} before ran clean but should raise {recipe.errors}"
+    assert set(recipe.errors) & set(before["names"]), (recipe.id, before)
+
+
+@pytest.mark.parametrize("recipe", [r for r in recipebook.load() if r.id.startswith("TFD1")],
+                         ids=lambda r: r.id)
+def test_error_recipe_diagnoses_its_own_before(recipe, snippet_results):
+    before = snippet_results[f"{recipe.id} before"]
+    assert before["diagnosis"] == recipe.id, before
+    expected = "<string>" if "no-source" in recipe.when else f"{recipe.id}_before.py"
+    assert before["file"] and before["file"].endswith(expected)
+
+
+# -- lenient loading ------------------------------------------------------------------------
+
+def _load_uncached(folder):
+    return recipebook.load.__wrapped__(str(folder))
+
+
+def _copy(tmp_path):
+    folder = tmp_path / "recipes"
+    shutil.copytree(RECIPES, folder, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    return folder
+
+
+@pytest.mark.parametrize("text, key", [
+    ('id = "TFD999"\ncategory = "tensor-as-bool"\ntitle = "t"\ncause = "c"\n', "fix"),
+    ('id = "TFD999"\ncategory = "no-such"\ntitle = "t"\ncause = "c"\nfix = "f"\n', "category"),
+    ('id = "TFD999"\ncategory = "dtype-mismatch"\ntitle = "t"\ncause = "c"\nfix = "f"\n'
+     'messages = ["(unclosed"]\n', "messages"),
+    ('id = "TFD999"\ncategory = "dtype-mismatch"\ntitle = "t"\ncause = "c"\nfix = "f"\n'
+     'when = ["no-such-tag"]\n', "when"),
+    ('id = "X1"\ncategory = "dtype-mismatch"\ntitle = "t"\ncause = "c"\nfix = "f"\n', "id"),
+])
+def test_broken_file_is_skipped_with_a_warning_naming_file_and_key(tmp_path, text, key):
+    folder = _copy(tmp_path)
+    clean = [r.id for r in _load_uncached(folder)]
+    (folder / "TFD999.toml").write_text(text)
+    with pytest.warns(RuntimeWarning) as caught:
+        loaded = _load_uncached(folder)
+    message = " ".join(str(w.message) for w in caught)
+    assert "TFD999.toml" in message and repr(key) in message
+    assert [r.id for r in loaded] == clean
+    with pytest.raises(recipebook.RecipeError, match="TFD999.toml"):
+        recipebook.validate(str(folder))
+
+
+def test_bad_toml_duplicate_id_and_binary_file_are_skipped(tmp_path):
+    folder = _copy(tmp_path)
+    clean = [r.id for r in _load_uncached(folder)]
+    (folder / "TFD997.toml").write_text("id = = broken")
+    (folder / "TFD998.toml").write_bytes(b"\xff\xfe\x00garbage")
+    (folder / "TFD999.toml").write_text((folder / "TFD101.toml").read_text())  # id TFD101 again
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        loaded = _load_uncached(folder)
+    text = " ".join(str(w.message) for w in caught)
+    assert "TFD997.toml" in text and "TFD998.toml" in text and "TFD999.toml" in text
+    assert [r.id for r in loaded] == clean
+
+
+# -- matching -------------------------------------------------------------------------------
+
+BOOL = "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed."
+BOOL_NAMES = ["OperatorNotAllowedInGraphError", "TypeError", "Exception", "BaseException"]
+
+
+def test_specific_recipe_wins_only_when_its_tags_hold():
+    assert recipebook.match(BOOL_NAMES, BOOL, tags=set())[0].id == "TFD101"
+    assert recipebook.match(BOOL_NAMES, BOOL, tags={"in-list"})[0].id == "TFD104"
+    assert recipebook.match(BOOL_NAMES, BOOL)[0].id == "TFD101"  # text only: general first
+    assert recipebook.match(["ValueError"], BOOL, tags=set()) == []
+
+
+def test_search_pasted_text():
+    assert recipebook.search("TypeError: Tensor is unhashable. Instead, use tensor.ref()")[0].id == "TFD118"
+    assert recipebook.search("nothing like an error") == []
+
+
+@pytest.mark.parametrize("filler", ["x", "Cannot convert a symbolic ", "Tensor(\"", "{{node cond",
+                                    "has shape (1,) before the loop", "\x00\xff\u2603"])
+def test_regexes_stay_fast_on_a_10_mb_message(filler):
+    message = (filler * (10_000_000 // len(filler) + 1))[:10_000_000]
+    start = time.perf_counter()
+    for recipe in recipebook.load():
+        recipe.matches_message(message)
+    recipebook.search(message)
+    assert time.perf_counter() - start < 2.0
