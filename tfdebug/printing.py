@@ -183,9 +183,16 @@ class _IceCream:
     def __call__(self, *args):
         import icecream
 
-        if not _tf.inside_function():
-            return icecream.ic(*args)
-        return _graph_ic(icecream.ic, args, sys._getframe(1))
+        debugger = icecream.ic
+        if _tf.inside_function():
+            return _graph_ic(debugger, args, sys._getframe(1))
+        if debugger.enabled:
+            try:  # icecream reads the source of the frame that called it: the user's
+                text = debugger._format(sys._getframe(1), *args)
+            except Exception:  # noqa: BLE001 - another icecream version: less context
+                return debugger(*args)
+            debugger.outputFunction(text)
+        return None if not args else args[0] if len(args) == 1 else args
 
     def configureOutput(self, **kwargs):  # noqa: N802 - icecream's own name
         """Same as ``icecream.ic.configureOutput`` (prefix, outputFunction, ...)."""
