@@ -182,8 +182,8 @@ def _diff(path: str, a, b) -> list[Reason]:
     if isinstance(a, Value) and isinstance(b, Value):
         if type(a.value) is type(b.value) and _same_value(a.value, b.value):
             return []
-        return [_reason("value", path, repr(a.value), repr(b.value),
-                        f"Python value {a.value!r} -> {b.value!r}")]
+        before, after = _literal(a.value), _literal(b.value)
+        return [_reason("value", path, before, after, f"Python value {before} -> {after}")]
     if isinstance(a, Object) and isinstance(b, Object):
         if a.same(b):
             return []
@@ -206,6 +206,13 @@ def _diff(path: str, a, b) -> list[Reason]:
     if isinstance(b, Object):
         return [_reason("object", path, str(a), str(b), f"{a} -> a new {b.type_name} object")]
     return [_reason("structure", path, str(a), str(b), f"{a} -> {b}")]
+
+
+def _literal(value) -> str:
+    """repr, with float noise rounded off: 0.24499999999999997 prints as 0.245."""
+    if isinstance(value, float):
+        return repr(float(f"{value:.12g}"))
+    return repr(value)
 
 
 def _same_value(x, y) -> bool:
@@ -332,8 +339,13 @@ def input_signature(signatures, defaults: dict | None = None) -> str | None:
     while specs and specs[-1] is _CONSTANT:
         name, value = names[len(specs) - 1], columns[len(specs) - 1][0].value
         if name not in defaults or not _same_value(defaults[name], value):
-            return None
+            break
         specs.pop()
+    for i, spec in enumerate(specs):
+        # A float that never changed still converts safely (it only ever feeds math);
+        # ints, bools and strings may drive Python control flow, so they stay Python.
+        if spec is _CONSTANT and isinstance(columns[i][0].value, float):
+            specs[i] = _spec_code((), "float32")
     if not specs or any(s is None or s is _CONSTANT for s in specs):
         return None
     return "[" + ", ".join(specs) + "]"

@@ -137,6 +137,7 @@ class _Record:
     scope: str           # TF's variable scope of the trace
     code: object
     instance: object     # weakref to the bound object, or None
+    function: object = None   # weakref to the Python function, or None
 
 
 @dataclasses.dataclass
@@ -242,8 +243,7 @@ class TraceLogger(Scope):
             signature=sig, kind=event_kind, reasons=tuple(reasons), duration=0.0,
             name=trace.name, depth=trace.depth, thread=threading.current_thread().name,
             user_code=user)
-        ref = _weak(instance)
-        record = _Record(event, group, key, scope, code, ref)
+        record = _Record(event, group, key, scope, code, _weak(instance), _weak(fn))
         return _Pending(event, record, fn, instance)
 
     def _finish(self, trace, pending: _Pending) -> None:
@@ -348,7 +348,7 @@ class TraceLogger(Scope):
         lines += [f"  why: {r} [{r.recipe}]" for r in event.reasons]
         with self._state.lock:
             records = list(self._state.groups.get(pending.record.group, ()))
-        suggestion = _suggestion_for(records + [pending.record], pending.function)
+        suggestion = _suggestion_for(records + [pending.record])
         lines += [f"  fix: {s}" for s in suggestion.lines()]
         for r in dict.fromkeys(r.recipe for r in event.reasons):
             lines.append(f"  docs: tfdebug explain {r}")
@@ -387,7 +387,7 @@ class TraceLogger(Scope):
         records = self._matching(fn)
         if not records:
             raise KeyError(f"{fn!r} was not traced inside this trace_logger()")
-        return _suggestion_for(records, None)
+        return _suggestion_for(records)
 
     def input_signature(self, fn) -> str | None:
         """Ready-to-paste ``input_signature`` that stops ``fn`` retracing, or None."""
@@ -430,7 +430,7 @@ class TraceLogger(Scope):
                                     for e in (retraces or events))
         (call_file, call_line, call_function), _ = calls.most_common(1)[0]
         kinds = collections.Counter(r.kind for r in reasons)
-        suggestion = _suggestion_for(records, None) if retraces else _signatures.Suggestion()
+        suggestion = _suggestion_for(records) if retraces else _signatures.Suggestion()
         first = events[0]
         return {
             "function": first.function, "name": first.name, "file": first.file,
@@ -475,8 +475,9 @@ class TraceLogger(Scope):
         funcs = self.functions()
         events = self.events
         retraced = [f for f in funcs if f["retraces"]]
-        lines = [f"tfdebug trace log: {len(funcs)} functions, {len(events)} traces "
-                 f"({sum(f['retraces'] for f in funcs)} retraces), "
+        lines = [f"tfdebug trace log: {_plural(len(funcs), 'function')}, "
+                 f"{_plural(len(events), 'trace')} "
+                 f"({_plural(sum(f['retraces'] for f in funcs), 'retrace')}), "
                  f"{sum(e.duration for e in events):.2f} s tracing"]
         for f in retraced:
             lines.append(f"  {f['function']} ({_location(f['file'], f['line'])}): "
@@ -562,7 +563,7 @@ def _compare(prior: list[_Record], key, scope, sig, instance, name, call):
     return "retrace", reasons
 
 
-def _suggestion_for(records: list[_Record], fn) -> _signatures.Suggestion:
+def _suggestion_for(records: list[_Record]) -> _signatures.Suggestion:
     if not records:
         return _signatures.Suggestion()
     latest_key = records[-1].key
@@ -573,13 +574,13 @@ def _suggestion_for(records: list[_Record], fn) -> _signatures.Suggestion:
     return _signatures.suggest(
         sigs, reasons, user_function=event.user_code and records[-1].code is not None
         and not event.name.startswith("Dataset_"),
-        defaults=_defaults(records[-1].code, fn), name=event.function,
+        defaults=_defaults(records[-1]), name=event.function,
         definition=event.where if event.file else None)
 
 
-def _defaults(code, fn) -> dict:
-    if fn is None or getattr(fn, "__code__", None) is not code:
-        fn = None
+def _defaults(record: _Record) -> dict:
+    """The Python function's parameter defaults (an input_signature may leave those out)."""
+    fn = record.function() if record.function is not None else None
     try:
         params = inspect.signature(fn).parameters if fn is not None else {}
     except (TypeError, ValueError):
@@ -590,24 +591,20 @@ def _defaults(code, fn) -> dict:
 def aggregate(reasons: list[Reason]) -> list[str]:
     """Condense many retrace reasons into one line per argument and kind.
 
-    ``x: shape (1,) -> (2,)``, ``x: shape (2,) -> (3,)`` ... becomes
-    ``x: shape (1,) -> (2,) -> … -> (7,)``; repeated texts get a count.
+    Shape, dtype and Python-value changes list the distinct values in the order they were
+    first seen (``tokens: 7 shapes (1,), (2,), (3,), …, (7,)``); other reasons are counted.
     """
     chains: dict[tuple, list] = {}
     for r in reasons:
         key = (r.kind, r.argument, _chain_label(r))
         chain = chains.setdefault(key, [])
-        if key[2] is not None:
-            if not chain or chain[-1] != r.before:
-                chain.append(r.before)
-            chain.append(r.after)
-        else:
-            chain.append(r.text)
+        values = (r.before, r.after) if key[2] is not None else (r.text,)
+        chain.extend(v for v in values if key[2] is None or v not in chain)
     out = []
     for (kind, arg, label), chain in chains.items():
         if label is not None:
-            shown = chain if len(chain) <= 5 else chain[:2] + ["…"] + chain[-2:]
-            out.append(f"{arg}: {label} " + " -> ".join(shown))
+            shown = chain if len(chain) <= 5 else chain[:3] + ["…"] + chain[-1:]
+            out.append(f"{arg}: {len(chain)} {label}s " + ", ".join(shown))
         else:
             counts = collections.Counter(chain)
             out.extend(text + (f" (×{n})" if n > 1 else "") for text, n in counts.items())
