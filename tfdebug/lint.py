@@ -341,6 +341,7 @@ class _Module:
         self.call_args: dict[int, list[list]] = {}  # def id -> arg kinds per host call site
         self.loop_assigned_attrs: set[str] = set()
         self.called_in_loop: set[str] = set()       # functions/methods called inside a loop
+        self.relaxed_names: set[str] = set()        # tf.function(...) names with a relaxed signature
         self.loop_assigned_globals: set[str] = set()
         self.calls_set_shape = False
         self.functions: list[ast.AST] = []          # every def, in source order
@@ -997,9 +998,19 @@ class _Walker:
             return
         mod.call_args.setdefault(id(target), []).append(
             [self.kind(a) for a in node.args] + [(kw.arg, self.kind(kw.value)) for kw in node.keywords])
-        if func.id not in mod.tf_functions or id(target) in mod.no_retrace:
+        if func.id not in mod.tf_functions or func.id in mod.relaxed_names or (
+                isinstance(target, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and target.name == func.id and id(target) in mod.no_retrace):
             return
         loop_vars = self._python_loop_vars()
+        changing = self._names_changed_in_loops()
+        for arg in list(node.args) + [kw.value for kw in node.keywords]:
+            if isinstance(arg, ast.Name) and arg.id in changing and self.kind(arg) == SCALAR:
+                mod.report("python-scalar-arg", node, f"`{func.id}` gets the Python number "
+                           f"`{arg.id}`, which changes in the loop: every new value traces the "
+                           f"function again; pass tf.constant({arg.id}) or keep it in a "
+                           "tf.Variable")
+                return
         if not loop_vars:
             return
         for arg in list(node.args) + [kw.value for kw in node.keywords]:
@@ -1018,6 +1029,20 @@ class _Walker:
                                    "function again; pass an input_signature with None dimensions "
                                    "or reduce_retracing=True")
                         return
+
+    def _names_changed_in_loops(self) -> set[str]:
+        names = set()
+        for loop, graph_loop, _ in self.loops:
+            if graph_loop:
+                continue
+            for stmt in _walk_stmts(loop.body):
+                if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+                    names.add(stmt.target.id)
+                elif isinstance(stmt, ast.Assign) and any(
+                        isinstance(t, ast.Name) and _mentions_name(stmt.value, {t.id})
+                        for t in stmt.targets):
+                    names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+        return names
 
     def _python_loop_vars(self) -> set[str]:
         names = set()
@@ -1175,6 +1200,8 @@ class _Walker:
         return self.if_depth > 0
 
     def _container_mutation(self, owner, node, how):
+        if _mentions(node, "executing_eagerly"):
+            return  # a probe recording whether this ran eagerly: the point is the trace
         if owner in self.assigned or owner in self.local_names or owner in self.env:
             return
         if owner in ("self", "cls") or owner in self.mod.aliases:
@@ -1278,6 +1305,13 @@ class _Walker:
 
     def _tf_function_call(self, node):
         mod = self.mod
+        func = self.func
+        if isinstance(node.func, ast.Call) and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and not self.loops and (self.ctx.graph or func.name in mod.called_in_loop):
+            mod.report("tf-function-in-loop", node, f"tf.function(...) is created and called on "
+                       f"every call of `{func.name}`, so it traces every time; create it once, "
+                       "outside")
+            return
         if self.loops:
             mod.report("tf-function-in-loop", node, "tf.function(...) is called inside a loop: "
                        "each iteration makes a new function that traces again; create it once")
@@ -1449,20 +1483,11 @@ def _branch_structures(body) -> dict:
 
 
 def _called_not_kept(outer, name) -> bool:
-    """Is the nested function ``name`` called in ``outer`` rather than returned or stored?"""
-    called = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name
-                 for n in ast.walk(outer))
-    if not called:
-        return False
-    for node in ast.walk(outer):  # returned or stored: a factory, which is fine
-        if isinstance(node, ast.Return) and node.value is not None and _mentions_name(node.value, {name}):
-            return False
-        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and any(
-                isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.value)) and not any(
-                isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name
-                for n in ast.walk(node.value)):
-            return False
-    return True
+    """Is the nested function ``name`` only called in ``outer`` (not returned, stored, passed)?"""
+    callees = {id(n.func) for n in ast.walk(outer) if isinstance(n, ast.Call)}
+    uses = [n for n in ast.walk(outer) if isinstance(n, ast.Name) and n.id == name
+            and isinstance(n.ctx, ast.Load)]
+    return bool(uses) and all(id(n) in callees for n in uses)
 
 
 def _method(cls: ast.ClassDef, name: str):
@@ -1593,6 +1618,19 @@ def _index(mod: _Module) -> None:
 def _module_env(mod: _Module) -> None:
     """Kinds of module-level names, and the names bound to tf.function objects."""
     walker = _Walker(mod, mod.tree, Context(False, False, "host"))
+    relaxed: dict[str, bool] = {}
+    for stmt in _walk_stmts(mod.tree.body):
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and \
+                mod.is_tf_function(stmt.value):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    relaxed[target.id] = relaxed.get(target.id, True) and any(
+                        kw.arg in ("input_signature", "reduce_retracing")
+                        for kw in stmt.value.keywords)
+                    fn = _resolve_fn(mod, stmt.value.args[0]) if stmt.value.args else None
+                    if fn is not None:
+                        mod.tf_functions[target.id] = fn
+    mod.relaxed_names = {name for name, ok in relaxed.items() if ok}
     for stmt in mod.tree.body:
         if isinstance(stmt, ast.Assign):
             walker.cache.clear()
@@ -1657,8 +1695,6 @@ def _find_entries(mod: _Module) -> None:
             if target is not None:
                 converted = not any(kw.arg == "autograph" and isinstance(kw.value, ast.Constant)
                                     and kw.value.value is False for kw in node.keywords)
-                if any(kw.arg in ("input_signature", "reduce_retracing") for kw in node.keywords):
-                    mod.no_retrace.add(id(target))
                 mod.entries.append((target, Context(True, converted, "function", entry=True), {}))
 
 
@@ -1823,6 +1859,13 @@ def read_source(path: str) -> tuple[str | None, LintFinding | None]:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         text = data.decode(encoding)
     except (SyntaxError, LookupError) as exc:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            line = data[:bad.start].count(b"\n") + 1
+            return None, LintFinding(path, line, 1, READ_ERROR,
+                                     f"not valid utf-8 text (byte 0x{data[bad.start]:02x}); "
+                                     "save the file as UTF-8 or declare its encoding")
         return None, LintFinding(path, 1, 1, READ_ERROR, f"bad encoding declaration: {exc}")
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
@@ -1897,7 +1940,7 @@ def collect_files(paths, exclude=()) -> list[str]:
                 dirs[:] = sorted(d for d in dirs if not _excluded(rel + d, patterns))
                 for name in sorted(names):
                     if name.endswith((".py", ".pyi")) and not _excluded(rel + name, patterns):
-                        files.append(os.path.join(root, name))
+                        files.append(os.path.normpath(os.path.join(root, name)))
         elif os.path.exists(path):
             files.append(path)
         else:
