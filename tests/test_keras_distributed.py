@@ -69,13 +69,17 @@ def test_keras_fit_evaluate_predict_under_eager():
 
 def test_trace_logger_and_explain_with_keras():
     x, y = _data()
+    baseline = Recorder()
+    baseline.compile(optimizer="sgd", loss="mse")
+    baseline.fit(x, y, batch_size=4, epochs=2, verbose=0)
     model = Recorder()
     model.compile(optimizer="sgd", loss="mse")
     with tfdebug.trace_logger() as log:
         model.fit(x, y, batch_size=4, epochs=2, verbose=0)
-        model.evaluate(x, y, batch_size=4, verbose=0)
-    assert model.eager_steps == [False]                  # one trace for two epochs
-    assert log.events, "Keras' train function traces are recorded"
+    # The trace, then TF's second trace for the optimizer's new variables: as without it.
+    assert model.eager_steps == baseline.eager_steps == [False, False]
+    steps = [e.kind for e in log.events if e.function.startswith("one_step_on_data")]
+    assert steps == ["first", "variable-creation"], log.events
 
     @tf.function(autograph=False)
     def clipped_step(batch):

@@ -62,8 +62,8 @@ class _Extension:
 
     def load(self) -> None:
         try:
-            from . import explain
-            explain.install(shell=self.shell)
+            from .explain import install  # the module: tfdebug.explain is the scope
+            install(shell=self.shell)
             self.explainer = True
         except Exception:  # noqa: BLE001 - the magics work without diagnoses
             log.debug("tfdebug: could not install the IPython error hook", exc_info=True)
@@ -92,8 +92,8 @@ class _Extension:
             self.logger.__exit__(None, None, None)
             self.logger = None
         if self.explainer:
-            from . import explain
-            explain.uninstall()
+            from .explain import uninstall
+            uninstall()
             self.explainer = False
         self.last_failure = None
 
