@@ -230,7 +230,7 @@ def test_tf_function_made_inside_a_loop_or_a_function_called_in_one():
         "for i in range(3):\n"
         "    run(tf.constant(1.0))\n"
         "    g = tf.function(lambda z: z)\n")
-    assert found == [(2, "TFD204"), (8, "TFD204")]
+    assert found == [(3, "TFD204"), (8, "TFD204")]
 
 
 def test_dataset_functions_params_are_tensors():
