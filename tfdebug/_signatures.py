@@ -37,9 +37,11 @@ class Tensor:
 
     shape: tuple | None
     dtype: str
+    replicas: str = ""   # "PerReplica x2" for a tf.distribute value whose replicas agree
 
     def __str__(self) -> str:
-        return f"tensor {self.dtype} {shape_text(self.shape)}"
+        text = f"tensor {self.dtype} {shape_text(self.shape)}"
+        return f"{self.replicas} {text}" if self.replicas else text
 
 
 @dataclasses.dataclass(frozen=True)
@@ -98,7 +100,8 @@ class Spec:
 def shape_text(shape) -> str:
     if shape is None:
         return "<unknown rank>"
-    return "(" + ", ".join("None" if d is None else str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+    dims = ", ".join("None" if d is None else str(d) for d in shape)
+    return f"({dims},)" if len(shape) == 1 else f"({dims})"
 
 
 def _keys_text(keys) -> str:
@@ -116,6 +119,11 @@ def from_description(desc) -> Any:
         return Object(desc[1], desc[2], desc[3])
     if tag in ("tuple", "list"):
         return Nest(tag, tuple((i, from_description(d)) for i, d in enumerate(desc[1])))
+    if tag == "replicated":
+        inner = from_description(desc[3])
+        if isinstance(inner, Tensor):
+            return Tensor(inner.shape, inner.dtype, f"{desc[1]} x{desc[2]}")
+        return Spec(f"{desc[1]} x{desc[2]} {inner}")
     if tag == "namedtuple":
         return Nest(desc[1], tuple((k, from_description(d)) for k, d in desc[2]))
     if tag == "dict":
@@ -172,6 +180,8 @@ def diff(old, new) -> list[Reason]:
 
 def _diff(path: str, a, b) -> list[Reason]:
     if isinstance(a, Tensor) and isinstance(b, Tensor):
+        if a.replicas != b.replicas:
+            return [_reason("structure", path, str(a), str(b), f"{a} -> {b}")]
         out = []
         if a.dtype != b.dtype:
             out.append(_reason("dtype", path, a.dtype, b.dtype, f"dtype {a.dtype} -> {b.dtype}"))
@@ -270,6 +280,8 @@ def generalize(values: list):
             return _CONSTANT
         dtype = _scalar_dtype(raw)
         return None if dtype is None else _spec_code((), dtype)
+    if any(isinstance(v, Tensor) and v.replicas for v in values):
+        return None   # distributed values: an input_signature cannot describe them
     if all(isinstance(v, (Tensor, Value)) for v in values):
         tensors = [v if isinstance(v, Tensor) else None for v in values]
         scalars = [v.value for v in values if isinstance(v, Value)]

@@ -369,17 +369,37 @@ def _data_function(fn):
     return None
 
 
-def traced_target(tracing_options) -> tuple[object, object, str]:
-    """(function, bound instance or None, kind) of a trace; kind is "function" or "data".
+def _replica_function(fn):
+    """The user's tf.function that ``strategy.run`` re-wrapped to run on each replica."""
+    if not getattr(fn, "__qualname__", "").endswith("call_for_each_replica.<locals>.wrapped_fn"):
+        return None
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            continue
+        if is_tf_function(value):
+            return value.python_function
+    return None
 
-    The function is the user's own Python function, with tf.function's, AutoGraph's and
-    tf.data's wrappers removed, so its ``__code__`` is the source the user wrote.
+
+def traced_target(tracing_options) -> tuple[object, object, str]:
+    """(function, bound instance or None, kind) of a trace.
+
+    kind is "function", "data" (a tf.data function) or "replica" (a tf.function that
+    ``strategy.run`` runs on each replica). The function is the user's own Python function,
+    with tf.function's, AutoGraph's, tf.data's and tf.distribute's wrappers removed, so its
+    ``__code__`` is the source the user wrote.
     """
     fn = _unwrap_decorators(getattr(tracing_options, "python_function", None))
     kind = "function"
     inner = _data_function(fn)
     if inner is not None:
         fn, kind = _unwrap_decorators(inner), "data"
+    else:
+        inner = _replica_function(fn)
+        if inner is not None:
+            fn, kind = _unwrap_decorators(inner), "replica"
     fn, instance = _method_parts(fn)
     return fn, instance, kind
 
@@ -409,12 +429,21 @@ def tf_function_key(tracing_options):
     return ("cache", id(getattr(tracing_options, "function_cache", None)))
 
 
+_SPEC_NOISE = re.compile(r"TensorSpec\(shape=(\([^)]*\)|<unknown>), dtype=tf\.(\w+), name=None\)")
+
+
+def _short_spec(match) -> str:
+    return f"{match.group(2)} {match.group(1)}"
+
+
 def describe_trace_type(trace_type):
     """A TraceType as plain tuples, so callers never touch TF's type classes:
 
     ("tensor", shape tuple or None, dtype name), ("value", python value),
     ("object", type name, weakref or None, id), ("tuple" | "list", [items]),
-    ("namedtuple", type name, [(field, item)]), ("dict", [(key, item)]), ("spec", text).
+    ("namedtuple", type name, [(field, item)]), ("dict", [(key, item)]),
+    ("replicated", type name, count, item) for per-replica values whose replicas agree,
+    ("spec", text) for anything else.
     """
     try:
         from tensorflow.core.function.trace_type import default_types as dt
@@ -425,6 +454,14 @@ def describe_trace_type(trace_type):
             shape = trace_type.shape
             dims = None if shape.rank is None else tuple(shape.as_list())
             return ("tensor", dims, trace_type.dtype.name)
+        if isinstance(trace_type, tf.TypeSpec):
+            # tf.distribute values (PerReplicaSpec, ...) hold one spec per replica.
+            parts = getattr(trace_type, "_component_specs", None)
+            if (isinstance(parts, (tuple, list)) and len(parts) > 1
+                    and all(isinstance(p, tf.TensorSpec) and p == parts[0] for p in parts)):
+                return ("replicated", type(trace_type).__name__.removesuffix("Spec"),
+                        len(parts), describe_trace_type(parts[0]))
+            return ("spec", _SPEC_NOISE.sub(_short_spec, str(trace_type)))
         if isinstance(trace_type, dt.Literal):
             value = trace_type.value
             if isinstance(value, type) and value.__name__ == "NanMarker":

@@ -227,9 +227,9 @@ class TraceLogger(Scope):
         key = _tf.tf_function_key(trace.tracing_options)
         scope = _tf.trace_scope(trace.tracing_options)
         sig = _signatures.signature(trace.parameters)
-        if kind == "data":
-            sig = _data_argument_names(fn, sig)
-        group = code if (user and kind == "function") else (code, key)
+        if kind in ("data", "replica"):
+            sig = _wrapper_argument_names(fn, sig)
+        group = code if (user and kind != "data") else (code, key)
         name = _display_name(fn, trace.name, user, kind)
         call = _tf.traced_user_location()
         call_file, call_line, call_function = call if call else (None, None, None)
@@ -413,12 +413,17 @@ class TraceLogger(Scope):
         return [r for r in records if r.code is code
                 and (instance is None or (r.instance is not None and r.instance() is instance))]
 
-    def functions(self, retraced_only: bool = False) -> list[dict]:
-        """One summary per traced function: counts, reasons, call sites, suggestion."""
+    def functions(self, retraced_only: bool = False, library: bool = False) -> list[dict]:
+        """One summary per traced function: counts, reasons, call sites, suggestion.
+
+        TensorFlow's and Keras's own functions (tf.data plumbing, iterator functions) are
+        left out unless they retraced, or ``library=True``.
+        """
         with self._state.lock:
             groups = list(self._state.groups)
         out = [self._function_summary(g) for g in groups]
-        return [f for f in out if f["retraces"] or not retraced_only]
+        return [f for f in out if (f["retraces"] or not retraced_only)
+                and (f["user_code"] or f["retraces"] or library)]
 
     def _function_summary(self, group) -> dict:
         with self._state.lock:
@@ -619,8 +624,8 @@ def _chain_label(r: Reason) -> str | None:
     return None
 
 
-def _data_argument_names(fn, sig):
-    """tf.data flattens arguments to args_0, args_1...; use the user's names when they fit."""
+def _wrapper_argument_names(fn, sig):
+    """tf.data and strategy.run pass args_0, args_1...; use the user's names when they fit."""
     try:
         params = [p for p in inspect.signature(fn).parameters.values()
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -636,6 +641,8 @@ def _display_name(fn, tf_name: str, user: bool, kind: str) -> str:
     qualname = qualname.replace(".<locals>", "")
     if kind == "data":
         return f"{qualname} (tf.data)"
+    if kind == "replica":
+        return f"{qualname} (per replica)"
     if not user:
         package = (getattr(fn, "__module__", "") or "").split(".")[0]
         return f"{tf_name} ({package})" if package else tf_name
