@@ -1,0 +1,251 @@
+"""diagnose(): real TensorFlow errors -> recipe and user line; never raises, whatever it gets."""
+import inspect
+import linecache
+import os
+import sys
+import types
+
+import pytest
+import tensorflow as tf
+from hypothesis import HealthCheck, given, settings, strategies as st
+from tensorflow.python.framework import errors_impl
+
+from tfdebug import diagnose as diagnose_fn
+from tfdebug.diagnose import Diagnosis, extract, safe_str, short_message
+
+
+def _line_of(fn, marker):
+    """Line number of the source line of ``fn`` that contains ``marker``."""
+    lines, start = inspect.getsourcelines(fn)
+    for offset, text in enumerate(lines):
+        if marker in text:
+            return start + offset
+    raise AssertionError(marker)
+
+
+def _raise(fn, *args):
+    try:
+        fn(*args)
+    except Exception as exc:  # noqa: BLE001
+        return exc
+    raise AssertionError("did not raise")
+
+
+# -- real errors ------------------------------------------------------------------------------
+
+@tf.function
+def _append_in_loop(n):
+    out = []
+    for i in tf.range(n):
+        out.append(i)  # <- cause
+    return tf.add_n(out)
+
+
+@tf.function
+def _in_list(x):
+    return x in [1, 2, 3]  # <- in
+
+
+@tf.function
+def _truthy(x):
+    if x:  # <- truthy
+        return x
+    return -x
+
+
+@tf.function(autograph=False)
+def _ternary(a, b):
+    return a / b if b != 0 else b  # <- ternary
+
+
+@tf.function
+def _numpy(x):
+    return x.numpy()  # <- numpy
+
+
+class _ValidationError(Exception):
+    def __init__(self, field, message):
+        super().__init__(message)
+        self.field = field
+
+
+@tf.function
+def _user_error(x):
+    raise _ValidationError("x", "bad input")  # <- user
+
+
+def test_list_append_in_graph_loop_blames_the_append_not_the_use():
+    exc = _raise(_append_in_loop, tf.constant(3))
+    d = diagnose_fn(exc)
+    assert isinstance(d, Diagnosis)
+    assert d.recipe.category == "out-of-scope-tensor"
+    assert (d.file, d.line) == (__file__, _line_of(_append_in_loop.python_function, "<- cause"))
+    assert d.code == "out.append(i)  # <- cause"
+    assert [n for n, _ in d.context] == [d.line - 1, d.line, d.line + 1]
+
+
+@pytest.mark.parametrize("fn, args, marker, recipe", [
+    (_in_list, (tf.constant(2),), "<- in", "TFD104"),
+    (_truthy, (tf.constant(2),), "<- truthy", "TFD102"),
+    (_ternary, (tf.constant(1.0), tf.constant(2.0)), "<- ternary", "TFD101"),
+    (_numpy, (tf.constant(1.0),), "<- numpy", "TFD140"),
+])
+def test_recipe_and_line(fn, args, marker, recipe):
+    d = diagnose_fn(_raise(fn, *args))
+    assert d.recipe.id == recipe
+    assert d.line == _line_of(fn.python_function, marker)
+    assert d.function == fn.python_function.__name__
+    finding = d.finding()
+    assert finding.severity == "error" and finding.recipe == recipe and finding.line == d.line
+
+
+def test_extract_reads_autograph_frames_and_the_chain():
+    exc = _raise(_truthy, tf.constant(2))
+    extracted = extract(exc)
+    assert extracted.chain[0] is exc
+    assert "ValueError" in extracted.class_names[0]
+    first = extracted.locations[0][0]
+    assert (first.file, first.line) == (__file__, _line_of(_truthy.python_function, "<- truthy"))
+
+
+def test_user_exception_gets_no_recipe_but_is_located():
+    exc = _raise(_user_error, tf.constant(1))
+    assert diagnose_fn(exc) is None
+    locations = [loc for locs in extract(exc).locations for loc in locs]
+    assert locations[0].line == _line_of(_user_error.python_function, "<- user")
+
+
+def test_no_error_recipe_for_plain_python_errors():
+    assert diagnose_fn(_raise(lambda: {}["missing"])) is None
+    assert diagnose_fn(KeyboardInterrupt()) is None
+
+
+def test_short_message_drops_autograph_frames():
+    exc = _raise(_truthy, tf.constant(2))
+    assert short_message(str(exc)).startswith("condition of if statement expected")
+
+
+# -- robustness: never raise ----------------------------------------------------------------
+
+class _BrokenStr(Exception):
+    def __str__(self):
+        raise RuntimeError("broken __str__")
+
+
+class _WeirdStr(Exception):
+    def __str__(self):
+        return 42  # not a string
+
+
+def test_safe_str_survives_broken_str():
+    assert safe_str(_BrokenStr()) == "<unprintable _BrokenStr>"
+    assert safe_str(_WeirdStr()) == "<unprintable _WeirdStr>"
+    assert diagnose_fn(_BrokenStr()) is None
+
+
+def test_cycles_in_the_chain_are_safe():
+    a, b = ValueError("a"), TypeError("Tensor is unhashable")
+    a.__context__, b.__context__ = b, a
+    d = diagnose_fn(a)
+    assert d is None or d.recipe.id == "TFD118"
+
+
+def test_internal_failure_returns_none_and_logs(monkeypatch, caplog):
+    module = sys.modules["tfdebug.diagnose"]
+
+    def boom(exc):
+        raise RuntimeError("tfdebug bug")
+
+    monkeypatch.setattr(module, "extract", boom)
+    exc = _raise(_truthy, tf.constant(2))
+    with caplog.at_level("DEBUG", logger="tfdebug"):
+        assert diagnose_fn(exc) is None
+    assert "diagnosis failed" in caplog.text
+
+
+def _exception_with_traceback(cls, message, filename, source):
+    """An exception raised from code compiled under ``filename`` (that may not exist)."""
+    namespace = {"cls": cls, "message": message}
+    code = compile(source, filename, "exec")
+    try:
+        exec(code, namespace)
+    except BaseException as exc:  # noqa: BLE001
+        return exc
+    return cls(message)
+
+
+EXCEPTION_TYPES = [ValueError, TypeError, RuntimeError, NotImplementedError, AttributeError, KeyError,
+                   tf.errors.InvalidArgumentError, tf.errors.NotFoundError,
+                   errors_impl.OperatorNotAllowedInGraphError, errors_impl.InaccessibleTensorError,
+                   UnicodeError, OSError, Exception]
+MESSAGES = st.one_of(
+    st.just(""),
+    st.text(max_size=200),
+    st.binary(max_size=200).map(lambda b: b.decode("latin-1")),
+    st.sampled_from([
+        "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed.",
+        'in user code:\n\n    File "/no/such/file.py", line 3, in f  *\n        x\n\n    TypeError: Tensor is unhashable',
+        'File "<string>", line 99999, in <module>',
+        "Tensor(\"args_0:0\", shape=(), dtype=string)", "{{node cond/x}}",
+        "found return value of type generator; in compilation of <function gen at 0x7f00>",
+        "\udcff\ud800 surrogates", "\x00" * 50]),
+    st.integers(1, 4).map(lambda k: "Iterating over a symbolic `tf.Tensor` " * (k * 50_000)),
+)
+
+
+def _make_source(kind, tmp_dir):
+    body = "def f():\n    if True:\n        raise cls(message) if message is not None else cls()\nf()\n"
+    if kind == "exec":
+        return "<string>", body
+    if kind == "notebook":
+        name = "<ipython-input-7-abcdef>"
+        linecache.cache[name] = (len(body), None, body.splitlines(True), name)
+        return name, body
+    path = os.path.join(tmp_dir, f"user_{kind}.py")
+    if kind == "missing":
+        return path, body  # compiled under a path that never exists
+    if kind == "non-utf8":
+        with open(path, "wb") as fh:
+            fh.write(b"# \xff\xfe not utf-8\n" + body.encode() + b"\x80\x81\n")
+        return path, body
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(body)
+    if kind == "changed":
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write("x = 1\n")  # the file changed after it was compiled
+    return path, body
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(cls=st.sampled_from(EXCEPTION_TYPES), message=MESSAGES,
+       source=st.sampled_from(["none", "exec", "notebook", "missing", "non-utf8", "changed", "file"]),
+       chained=st.booleans())
+def test_fuzz_diagnose_and_annotate_never_raise(tmp_path_factory, cls, message, source, chained):
+    from tfdebug.explain import annotate
+
+    try:
+        exc = cls(message)
+    except TypeError:  # tf.errors classes take (node_def, op, message)
+        exc = cls(None, None, message)
+    if source != "none":
+        filename, body = _make_source(source, str(tmp_path_factory.getbasetemp()))
+        raised = _exception_with_traceback(lambda m=None: exc, message, filename, body)
+        exc = raised if isinstance(raised, cls) else exc
+    if chained:
+        exc.__cause__ = ValueError(message[:100])
+    args, cause = exc.args, exc.__cause__
+    d = diagnose_fn(exc)
+    assert d is None or isinstance(d, Diagnosis)
+    if d is not None:
+        d.note()  # rendering never raises either
+    target, _ = annotate(exc)
+    assert target is exc and exc.args == args and exc.__cause__ is cause and type(exc) is cls
+
+
+def test_module_without_file_and_odd_traceback_objects():
+    exc = ValueError("Using a symbolic `tf.Tensor` as a Python `bool`")
+    exc.__traceback__ = None
+    assert diagnose_fn(exc) is None
+    fake = types.SimpleNamespace()
+    assert diagnose_fn(fake) is None  # not an exception at all
+    assert sys.modules["tfdebug.diagnose"].diagnose("text") is None
