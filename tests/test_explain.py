@@ -1,0 +1,232 @@
+"""explain(), install()/uninstall(): the user's exception survives, with a tfdebug note."""
+import os
+import sys
+import threading
+
+import pytest
+import tensorflow as tf
+
+import tfdebug
+from tfdebug.explain import annotate, installed
+
+explain_module = sys.modules["tfdebug.explain"]
+diagnose_module = sys.modules["tfdebug.diagnose"]
+
+
+@tf.function
+def _truthy(x):
+    if x:
+        return x
+    return -x
+
+
+class _ValidationError(Exception):
+    def __init__(self, field, message):
+        super().__init__(message)
+        self.field = field
+
+
+@tf.function
+def _user_error(x):
+    raise _ValidationError("x", "bad input")
+
+
+@pytest.fixture(autouse=True)
+def hooks_restored():
+    before = (sys.excepthook, threading.excepthook)
+    yield
+    tfdebug.uninstall()
+    assert (sys.excepthook, threading.excepthook) == before
+    assert not installed()
+
+
+def _notes(exc):
+    return [n for n in getattr(exc, "__notes__", []) if n.startswith("tfdebug")]
+
+
+def test_scope_adds_a_note_and_reraises_the_same_object():
+    cause = KeyError("why")
+    captured = {}
+    with pytest.raises(ValueError) as info:
+        with tfdebug.explain():
+            try:
+                _truthy(tf.constant(3))
+            except ValueError as exc:
+                captured["exc"], captured["args"] = exc, exc.args
+                exc.__cause__ = cause
+                raise
+    exc = info.value
+    assert exc is captured["exc"] and exc.args == captured["args"] and exc.__cause__ is cause
+    (note,) = _notes(exc)
+    assert note.startswith("tfdebug TFD102 tensor-as-bool:")
+    assert "  > " in note and "if x:" in note and "tfdebug explain TFD102" in note
+
+
+def test_decorator_and_nesting_add_one_note():
+    @tfdebug.explain()
+    def run(depth):
+        if depth:
+            return run(depth - 1)
+        return _truthy(tf.constant(3))
+
+    with pytest.raises(ValueError) as info:
+        with tfdebug.explain():
+            run(2)
+    assert len(_notes(info.value)) == 1
+
+
+def test_staging_error_becomes_the_users_own_exception():
+    with pytest.raises(_ValidationError) as info:
+        with tfdebug.explain():
+            _user_error(tf.constant(1))
+    exc = info.value
+    assert type(exc) is _ValidationError and exc.field == "x" and exc.args == ("bad input",)
+    (note,) = _notes(exc)
+    assert "StagingError" in note and "test_explain.py" in note
+
+
+def test_without_explain_autograph_gives_staging_error():
+    # The contrast that makes the test above meaningful.
+    with pytest.raises(Exception) as info:
+        _user_error(tf.constant(1))
+    assert type(info.value).__name__ == "StagingError"
+
+
+def test_errors_without_a_recipe_pass_untouched():
+    with pytest.raises(KeyError) as info:
+        with tfdebug.explain():
+            {}["missing"]
+    assert _notes(info.value) == []
+
+
+@pytest.mark.parametrize("target", ["diagnose", "render"])
+def test_injected_internal_failure_leaves_the_exception_untouched(monkeypatch, target):
+    def boom(*args, **kwargs):
+        raise RuntimeError("tfdebug bug")
+
+    if target == "diagnose":
+        monkeypatch.setattr(diagnose_module, "_diagnose", boom)
+    else:
+        monkeypatch.setattr(sys.modules["tfdebug.render"], "diagnosis_text", boom)
+    captured = {}
+    with pytest.raises(ValueError) as info:
+        with tfdebug.explain():
+            try:
+                _truthy(tf.constant(3))
+            except ValueError as exc:
+                captured["exc"], captured["args"] = exc, exc.args
+                raise
+    assert info.value is captured["exc"] and info.value.args == captured["args"]
+    assert getattr(info.value, "__notes__", []) == []
+
+
+def test_tfdebug_off_disables_everything(monkeypatch):
+    monkeypatch.setenv("TFDEBUG", "off")
+    with pytest.raises(ValueError) as info:
+        with tfdebug.explain():
+            _truthy(tf.constant(3))
+    assert _notes(info.value) == []
+    hooks = (sys.excepthook, threading.excepthook)
+    assert tfdebug.install() == {}
+    assert (sys.excepthook, threading.excepthook) == hooks
+
+
+def test_install_returns_what_it_replaced_and_uninstall_restores():
+    previous_sys, previous_thread = sys.excepthook, threading.excepthook
+    replaced = tfdebug.install()
+    assert replaced["sys"] is previous_sys and replaced["threading"] is previous_thread
+    assert sys.excepthook is not previous_sys and installed()
+    assert tfdebug.install() == {}  # a second call changes nothing
+    tfdebug.uninstall()
+    assert sys.excepthook is previous_sys and threading.excepthook is previous_thread
+    tfdebug.uninstall()  # idempotent
+
+
+def test_sys_excepthook_prints_the_diagnosis(capsys):
+    tfdebug.install()
+    try:
+        _truthy(tf.constant(3))
+    except ValueError as exc:
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+    err = capsys.readouterr().err
+    assert "ValueError" in err and "tfdebug TFD102 tensor-as-bool" in err
+
+
+def test_threading_excepthook_in_a_real_thread(monkeypatch):
+    seen = []
+    monkeypatch.setattr(threading, "excepthook", seen.append)  # the hook install() chains to
+    assert tfdebug.install()["threading"] == seen.append
+    thread = threading.Thread(target=_truthy, args=(tf.constant(3),))
+    thread.start()
+    thread.join()
+    tfdebug.uninstall()
+    (args,) = seen
+    assert args.thread is thread and isinstance(args.exc_value, ValueError)
+    assert _notes(args.exc_value)[0].startswith("tfdebug TFD102")
+
+
+def test_ipython_shell_hook(capsys):
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    saved = shell.custom_exceptions
+    try:
+        replaced = tfdebug.install(shell=shell)
+        assert replaced["ipython"][0] is shell
+        shell.run_cell("import tensorflow as tf\n"
+                       "@tf.function\n"
+                       "def f(x):\n"
+                       "    return x in [1, 2]\n"
+                       "f(tf.constant(1))\n")
+        out = capsys.readouterr().out
+        assert "OperatorNotAllowedInGraphError" in out and "tfdebug TFD104 tensor-as-bool" in out
+        tfdebug.uninstall()
+        assert shell.custom_exceptions == saved
+        shell.run_cell("raise ValueError('plain')")
+        assert "tfdebug" not in capsys.readouterr().out
+    finally:
+        shell.custom_exceptions = saved
+        InteractiveShell.clear_instance()
+
+
+def test_notebook_through_nbclient(tmp_path):
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("import os\nos.environ['TF_CPP_MIN_LOG_LEVEL'] = '3'\n"
+                                  "import tfdebug\ntfdebug.install(get_ipython())"),
+        nbformat.v4.new_code_cell("import tensorflow as tf\n"
+                                  "@tf.function\n"
+                                  "def f(x):\n"
+                                  "    return {x: 1}\n"
+                                  "f(tf.constant(1))"),
+    ]
+    client = NotebookClient(nb, timeout=240, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    errors = [o for o in nb.cells[1].outputs if o.output_type == "error"]
+    assert errors and errors[0].ename == "TypeError"
+    text = "\n".join(errors[0].traceback)
+    assert "tfdebug TFD118 unhashable-tensor" in text
+    assert "<ipython-input" in text or "Cell In[" in text or "tmp" in text
+
+
+def test_annotate_is_idempotent():
+    try:
+        _truthy(tf.constant(3))
+    except ValueError as exc:
+        error = exc
+    for _ in range(3):
+        target, diagnosis = annotate(error)
+        assert target is error and diagnosis.recipe.id == "TFD102"
+    assert len(_notes(error)) == 1
+
+
+def test_tfdebug_off_env_is_read_at_call_time(monkeypatch):
+    monkeypatch.setenv("TFDEBUG", "0")
+    assert explain_module.disabled()
+    monkeypatch.setenv("TFDEBUG", "on")
+    assert not explain_module.disabled()
+    assert os.environ["TFDEBUG"] == "on"
