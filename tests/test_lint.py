@@ -302,7 +302,7 @@ def test_return_in_tensor_loop_and_float_meets_int():
     found = codes(
         "@tf.function\n"
         "def f(n):\n"
-        "    half = tf.range(n) * 0.5\n"
+        "    half = tf.range(5) * 0.5 + tf.range(n) * 0.5\n"
         "    for i in tf.range(n):\n"
         "        if i > 2:\n"
         "            return i\n"

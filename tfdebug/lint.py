@@ -251,9 +251,11 @@ def _dtype_of_api(name: str, call: ast.Call, arg_dtype) -> str | None:
         return _literal_dtype(call.args[0]) or arg_dtype
     if leaf in _BOOL_RESULT:
         return "bool"
+    if leaf == "range":  # int32 only when every bound is an int; float bounds give floats
+        if call.args and all(_literal_dtype(a) == "int" for a in call.args):
+            return "int"
+        return arg_dtype if len(call.args) == 1 else None
     if leaf in _INT_RESULT:
-        if leaf == "range" and any(_literal_dtype(a) == "float" for a in call.args):
-            return "float"
         return "int"
     if leaf in _FLOAT_RESULT:
         return "float"
