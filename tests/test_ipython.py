@@ -59,6 +59,7 @@ safe_div(tf.constant(1.0), tf.constant(2.0))
 """
 
 
+@pytest.mark.smoke
 def test_eager_magics_and_unload(shell, capsys):
     _run(shell, capsys, "%load_ext tfdebug")
     _run(shell, capsys, FUNCTIONS)
@@ -88,6 +89,7 @@ def test_eager_magics_and_unload(shell, capsys):
     assert "%tfdebug` not found" in out
 
 
+@pytest.mark.smoke
 def test_rerun_stops_at_the_offending_user_line(shell, capsys):
     _run(shell, capsys, "%load_ext tfdebug")
     _, out = _run(shell, capsys, "%tfdebug rerun")

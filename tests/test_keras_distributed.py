@@ -224,6 +224,7 @@ def test_there_are_distribute_recipes():
     assert all(r.id.startswith("TFD6") for r in DISTRIBUTE)
 
 
+@pytest.mark.smoke
 @pytest.mark.parametrize("recipe", DISTRIBUTE, ids=lambda r: r.id)
 def test_distribute_recipe_reproduces_and_is_diagnosed(recipe, distribute_snippets):
     after = distribute_snippets[f"{recipe.id} after"]

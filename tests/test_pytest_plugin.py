@@ -41,9 +41,18 @@ def test_inert_without_options(project):
             assert EAGER_SEEN == [False]            # traced once, as a graph
             assert not tf.config.functions_run_eagerly()
             assert not _tf.trace_hook_installed()
+
+        @tf.function(autograph=False)
+        def safe_div(a, b):
+            return a / b if b != 0 else b
+
+        def test_fails_without_diagnosis():
+            safe_div(tf.constant(1.0), tf.constant(2.0))
     """)
     result = _run(project)
-    result.assert_outcomes(passed=1)
+    result.assert_outcomes(passed=1, failed=1)
+    assert "OperatorNotAllowedInGraphError" in result.stdout.str()
+    assert "TFD101" not in result.stdout.str()
     assert not [line for line in result.outlines if line.startswith("tfdebug ")]  # no header
 
 
@@ -76,6 +85,31 @@ def test_eager_option_marker_and_fixture(project):
     result.assert_outcomes(passed=3)
     result.stdout.fnmatch_lines(["tfdebug 0.1.0 (TensorFlow 2.*): eager"])
 
+
+@pytest.mark.smoke
+def test_fixtures_marker_and_max_traces(project):
+    project.makepyfile(test_traces="""
+        import pytest
+        import tensorflow as tf
+        from steps import step
+
+        def test_counts_traces(trace_log):
+            step(tf.constant(1.0)); step(tf.constant(2.0))
+            assert trace_log.count(step) == 1
+            step(tf.constant([1.0, 2.0]))                  # a new shape: a retrace
+            assert trace_log.count(step) == 2
+
+        @pytest.mark.tfdebug(max_traces=1)
+        def test_retrace_fails_the_test(trace_log):
+            step(tf.constant([[1.0]]))
+            step(tf.constant([[[1.0]]]))                   # a second trace: over the limit
+
+        @pytest.mark.tfdebug(max_traces=2)
+        def test_within_the_limit(trace_log):            # shapes no other test traced
+            step(tf.constant([1.0, 2.0, 3.0]))
+            step(tf.constant([[1.0, 2.0, 3.0]]))
+            assert trace_log.count(step) == 2
+    """)
     project.makepyfile(test_fixture="""
         import pytest
         import tensorflow as tf
@@ -94,36 +128,8 @@ def test_eager_option_marker_and_fixture(project):
         def test_flag_restored_after_each_test():
             assert not tf.config.functions_run_eagerly()
     """)
-    result = _run(project, "-p", "no:randomly", "test_fixture.py")
-    result.assert_outcomes(passed=3)
-
-
-@pytest.mark.smoke
-def test_trace_log_fixture_and_max_traces(project):
-    project.makepyfile(test_traces="""
-        import pytest
-        import tensorflow as tf
-        from steps import step
-
-        def test_counts_traces(trace_log):
-            step(tf.constant(1.0)); step(tf.constant(2.0))
-            assert trace_log.count(step) == 1
-            step(tf.constant([1.0, 2.0]))                  # a new shape: a retrace
-            assert trace_log.count(step) == 2
-
-        @pytest.mark.tfdebug(max_traces=1)
-        def test_retrace_fails_the_test(trace_log):
-            step(tf.constant([[1.0]]))
-            step(tf.constant([[[1.0]]]))                   # a second trace: over the limit
-
-        @pytest.mark.tfdebug(max_traces=2)
-        def test_within_the_limit(trace_log):
-            step(tf.constant([[1.0]]))
-            step(tf.constant([[[1.0]]]))
-            assert trace_log.count(step) == 2
-    """)
-    result = _run(project)
-    result.assert_outcomes(passed=2, failed=1)
+    result = _run(project, "-p", "no:randomly")
+    result.assert_outcomes(passed=5, failed=1)
     result.stdout.fnmatch_lines(["FAILED test_traces.py::test_retrace_fails_the_test*"])
     assert "step" in result.stdout.str()
 
@@ -192,6 +198,3 @@ def test_explain_adds_the_diagnosis(project):
                                  "E *tfdebug TFD101 tensor-as-bool:*",
                                  "E *--> test_explain.py:5 in safe_div"])
 
-    result = _run(project)                        # without the option: no diagnosis
-    result.assert_outcomes(passed=1, failed=1)
-    assert "TFD101" not in result.stdout.str()
