@@ -6,7 +6,6 @@ import re
 import sys
 
 import pytest
-import tensorflow as tf
 
 from tfdebug import _tf
 

@@ -193,8 +193,6 @@ def test_explain_adds_the_diagnosis(project):
     """)
     result = _run(project, "--tfdebug-explain")
     result.assert_outcomes(passed=1, failed=1)
-    out = result.stdout.str()
     result.stdout.fnmatch_lines(["E *OperatorNotAllowedInGraphError*",
                                  "E *tfdebug TFD101 tensor-as-bool:*",
                                  "E *--> test_explain.py:5 in safe_div"])
-
