@@ -370,7 +370,8 @@ def write(path, text, mode="w"):
 
 def test_main_config_exit_codes_and_broken_files(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    write(str(tmp_path / "pkg" / "bad.py"), TF + "@tf.function\ndef f(x):\n    print(x)\n    return x.numpy()\n")
+    write(str(tmp_path / "pkg" / "bad.py"),
+          TF + "@tf.function\ndef f(x):\n    print(x)\n    return x.numpy()\n")
     write(str(tmp_path / "pkg" / "syntax.py"), "def f(:\n")
     write(str(tmp_path / "pkg" / "latin.py"), b"# caf\xe9\nx = 1\n", mode="wb")
     write(str(tmp_path / "pkg" / "gen" / "skip.py"), TF + "@tf.function\ndef f(x):\n    print(x)\n")

@@ -440,9 +440,7 @@ class _Walker:
         if isinstance(node, ast.Call):
             return self._call_kind(node)
         if isinstance(node, ast.Attribute):
-            if node.attr in ("shape", "dtype", "ndim", "name", "device", "op", "graph"):
-                return None
-            return None
+            return None  # x.shape, x.dtype, obj.attr: never assumed to be a tensor
         if isinstance(node, ast.Subscript):
             base = self.kind(node.value)
             if base is None:
@@ -1177,7 +1175,8 @@ class _Walker:
         if not ctx.graph or (ctx.converted and not always):
             return
         if ctx.kind in ("keras", "metric"):
-            where = {"keras": f"Keras `{ctx.keras_name or 'call'}`", "metric": "a Keras loss/metric"}[ctx.kind]
+            where = (f"Keras `{ctx.keras_name or 'call'}`" if ctx.kind == "keras"
+                     else "a Keras loss/metric")
             self.mod.report("tensor-bool-keras", node, f"{what} on a symbolic tensor in {where}, "
                             "which Keras traces without AutoGraph; use tf.where/tf.cond "
                             "(or keras.ops.where/cond)")
@@ -1656,7 +1655,8 @@ def _decorator_entry(mod: _Module, func) -> Context | None:
             converted = True
             if isinstance(dec, ast.Call):
                 for kw in dec.keywords:
-                    if kw.arg == "autograph" and isinstance(kw.value, ast.Constant) and kw.value.value is False:
+                    if kw.arg == "autograph" and isinstance(kw.value, ast.Constant) and \
+                            kw.value.value is False:
                         converted = False
                     if kw.arg in ("input_signature", "reduce_retracing"):
                         mod.no_retrace.add(id(func))
