@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 import pytest
 import tensorflow as tf
+from hypothesis import given, settings, strategies as st
 
 import tfdebug
 from tfdebug import _tf, report, tracing
@@ -382,6 +383,25 @@ def test_max_traces_raises_on_the_trace_that_passes_the_limit_with_the_explanati
     assert log.count(step) == 2 == step.experimental_get_tracing_count()
 
 
+def test_max_traces_on_a_nested_function_keeps_the_error_class():
+    @tf.function
+    def inner(x, n):
+        return x * n
+
+    @tf.function
+    def outer_one(x):
+        return inner(x, 1)
+
+    @tf.function
+    def outer_two(x):
+        return inner(x, 2)  # inner's second trace
+
+    with trace_logger(max_traces=1):
+        outer_one(tf.constant(1.0))
+        with pytest.raises(RetracingError, match="n: Python value 1 -> 2"):
+            outer_two(tf.constant(1.0))
+
+
 def test_max_traces_does_not_count_the_variable_creation_trace():
     class Dense(tf.Module):
         def __init__(self):
@@ -737,3 +757,65 @@ def test_example_fixed_version_traces_each_function_once(tmp_path):
     assert {t["function"]: t["count"] for t in data["traces"]} == {"train_step": 1, "accuracy": 1}
     assert not [d for d in data["diagnostics"] if d["category"] in ("retracing", "stale-capture")]
     assert "retraced" not in result.stderr
+
+
+# -- the shared reproducers ----------------------------------------------------------------
+
+def _header(path):
+    keys = {}
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if not line.startswith("#"):
+                break
+            key, _, value = line[1:].partition(":")
+            keys[key.strip()] = value.strip()
+    lines = {int(v) for v in [keys["line"], *keys["also"].split(",")] if v.strip().isdigit()}
+    return set(keys["category"].split("|")), keys["expect"], lines
+
+
+@pytest.mark.parametrize("case", [
+    "027_variable_on_first_call_traces_twice.py",
+    "028_retrace_python_float_argument.py",
+    "030_retrace_variable_length_inputs.py",
+    "036_side_effect_numpy_state_captured_loop_never_ends.py",
+])
+def test_reproducers_get_the_expected_trace_log_diagnosis(case, tmp_path):
+    path = os.path.join(ROOT, "tests", "cases", case)
+    categories, expect, lines = _header(path)
+    ours = {"retracing", "stale-capture"}
+    out = tmp_path / "r.json"
+    result = run_tfdebug("run", "--report", str(out), path, cwd=str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    found = [d for d in json.loads(out.read_text())["diagnostics"]
+             if d["category"] in ours and d["file"] == path]
+    if expect == "clean":
+        assert not [d for d in found if d["category"] in categories]
+    else:
+        assert [d for d in found if d["category"] in categories and d["line"] in lines
+                and d["severity"] == "warning"], found
+
+
+# -- suggestions hold for any history ---------------------------------------------------
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(1, 3).flatmap(
+    lambda rank: st.lists(st.tuples(*[st.integers(1, 4)] * rank), min_size=2, max_size=4,
+                          unique=True)))
+def test_pasted_input_signature_accepts_every_traced_shape(shapes):
+    def total(x):
+        return tf.reduce_sum(x)
+
+    original = tf.function(total)
+    with trace_logger(warn_after=None) as log:
+        for shape in shapes:
+            original(tf.ones(shape))
+    code = log.input_signature(total)
+    spec = _paste(code)[0]
+    for axis in range(len(shapes[0])):
+        varied = len({s[axis] for s in shapes}) > 1
+        assert (spec.shape[axis] is None) == varied
+    fixed = tf.function(total, input_signature=_paste(code))
+    for shape in shapes:
+        fixed(tf.ones(shape))
+    assert fixed.experimental_get_tracing_count() == 1

@@ -54,8 +54,10 @@ class Snapshot:
     shown: str
 
 
-def fingerprint(value):
+def fingerprint(value, depth: int = 0):
     """A comparable digest of ``value``, or None for values not worth tracking."""
+    if depth > 3:
+        return None
     if value is None or isinstance(value, (bool, int, str, bytes)):
         return (type(value).__name__, value)
     if isinstance(value, (float, complex)):
@@ -67,10 +69,10 @@ def fingerprint(value):
             return ("ndarray-id", id(value), value.shape)
         return ("ndarray", value.shape, value.dtype.str, hash(value.tobytes()))
     if isinstance(value, (tuple, list)) and len(value) <= MAX_ITEMS:
-        items = tuple(fingerprint(v) for v in value)
+        items = tuple(fingerprint(v, depth + 1) for v in value)
         return None if items and all(i is None for i in items) else (type(value).__name__, items)
     if isinstance(value, dict) and len(value) <= MAX_ITEMS:
-        items = tuple((repr(k), fingerprint(v)) for k, v in value.items())
+        items = tuple((repr(k), fingerprint(v, depth + 1)) for k, v in value.items())
         return None if items and all(i[1] is None for i in items) else ("dict", items)
     if isinstance(value, tf.Variable) or tf.is_tensor(value):
         return ("tensor-id", id(value))  # the graph captured this very object

@@ -55,12 +55,12 @@ class RetracingError(tracing.SubscriberError):
     """``trace_logger(max_traces=N)``: a function was about to be traced more than N times.
 
     Raised before the trace, at the call that caused it; the message explains why the
-    function retraces and how to fix it. ``event`` is the trace that was refused.
+    function retraces and how to fix it. ``event`` is the trace that was refused. (The
+    constructor is Exception's own, so when the refused trace is nested in another one,
+    AutoGraph re-raises the same class with its "in user code" context.)
     """
 
-    def __init__(self, message: str, event: "TraceEvent"):
-        super().__init__(message)
-        self.event = event
+    event: "TraceEvent | None" = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -215,7 +215,9 @@ class TraceLogger(Scope):
                 counted = sum(r.event.kind != "variable-creation"
                               for r in self._state.groups.get(pending.record.group, []))
             if counted + 1 > self.max_traces:
-                raise RetracingError(self._refusal(pending, counted + 1), pending.event)
+                error = RetracingError(self._refusal(pending, counted + 1))
+                error.event = pending.event
+                raise error
         return _Recording(self, trace, pending)
 
     def _classify(self, trace) -> _Pending | None:
