@@ -184,7 +184,8 @@ MESSAGES = st.one_of(
     st.binary(max_size=200).map(lambda b: b.decode("latin-1")),
     st.sampled_from([
         "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed.",
-        'in user code:\n\n    File "/no/such/file.py", line 3, in f  *\n        x\n\n    TypeError: Tensor is unhashable',
+        'in user code:\n\n    File "/no/such/file.py", line 3, in f  *\n        x\n\n'
+        '    TypeError: Tensor is unhashable',
         'File "<string>", line 99999, in <module>',
         "Tensor(\"args_0:0\", shape=(), dtype=string)", "{{node cond/x}}",
         "found return value of type generator; in compilation of <function gen at 0x7f00>",

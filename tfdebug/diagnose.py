@@ -168,25 +168,44 @@ def _tree(filename: str | None) -> ast.AST | None:
     return tree
 
 
+class _Index:
+    """One walk of a module's tree: every node, parents, statements, functions, calls."""
+
+    def __init__(self, tree: ast.AST):
+        self.nodes = list(ast.walk(tree))
+        self.parents = {child: node for node in self.nodes for child in ast.iter_child_nodes(node)}
+        self.stmts = [n for n in self.nodes if isinstance(n, ast.stmt)]
+        self.functions = [n for n in self.nodes
+                          if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+        self.calls = [n for n in self.nodes if isinstance(n, ast.Call)]
+        self.call_names = [(_dotted(n.func), n) for n in self.calls]
+
+
+def _index(tree: ast.AST) -> _Index:
+    index = getattr(tree, "_tfdebug_index", None)
+    if index is None:
+        index = tree._tfdebug_index = _Index(tree)
+    return index
+
+
 def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
-    parents = getattr(tree, "_tfdebug_parents", None)
-    if parents is None:
-        parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-        try:
-            tree._tfdebug_parents = parents
-        except AttributeError:
-            pass
-    return parents
+    return _index(tree).parents
 
 
 def _statement_at(tree: ast.AST, line: int) -> ast.stmt | None:
     """The innermost statement whose lines cover ``line``."""
     best = None
-    for node in ast.walk(tree):  # breadth first: a later hit on the same line is nested deeper
-        if isinstance(node, ast.stmt) and node.lineno <= line <= (node.end_lineno or node.lineno):
+    for node in _index(tree).stmts:  # breadth first: a later hit on the same line is nested deeper
+        if node.lineno <= line <= (node.end_lineno or node.lineno):
             if best is None or node.lineno >= best.lineno:
                 best = node
     return best
+
+
+def _calls_in(tree: ast.AST, node: ast.AST):
+    """(dotted name, Call) for the calls inside ``node``'s lines."""
+    first, last = node.lineno, node.end_lineno or node.lineno
+    return [(name, call) for name, call in _index(tree).call_names if first <= call.lineno <= last]
 
 
 def _line_nodes(stmt: ast.stmt, line: int) -> list[ast.AST]:
@@ -214,11 +233,10 @@ def _dotted(node: ast.AST) -> str:
 
 def _enclosing_function(tree: ast.AST, line: int) -> ast.AST | None:
     best = None
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            if node.lineno <= line <= (node.end_lineno or node.lineno):
-                if best is None or node.lineno >= best.lineno:
-                    best = node
+    for node in _index(tree).functions:
+        if node.lineno <= line <= (node.end_lineno or node.lineno):
+            if best is None or node.lineno >= best.lineno:
+                best = node
     return best
 
 
@@ -233,6 +251,23 @@ def _assigned_names(node: ast.AST) -> set[str]:
     elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
         targets = [node.target]
     return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
+_user_files_memo: dict[str, bool] = {}
+_memo_modules = [0]
+
+
+def _is_user(filename) -> bool:
+    """``_frames.is_user_file``, remembered until new modules are imported."""
+    if len(sys.modules) != _memo_modules[0]:
+        _user_files_memo.clear()
+        _memo_modules[0] = len(sys.modules)
+    if not isinstance(filename, str):
+        return False
+    known = _user_files_memo.get(filename)
+    if known is None:
+        known = _user_files_memo[filename] = _frames.is_user_file(filename)
+    return known
 
 
 _KERAS_CONSTRUCTORS = re.compile(r"(^|\.)(layers|optimizers|models)\.[A-Z]\w*$|(^|\.)(Sequential|Model)$")
@@ -284,13 +319,11 @@ def _line_tags(location: Location | None) -> set[str]:
                 tags.add("loop-carried")
         node = parent
     if function is not None:
-        for n in ast.walk(function):
-            if isinstance(n, ast.Call):
-                name = _dotted(n.func)
-                if name.endswith("set_seed"):
-                    tags.add("set-seed")
-                if name.endswith(".append") and _inside_loop(n, parents, function):
-                    tags.add("append-in-loop")
+        for name, call in _calls_in(tree, function):
+            if name.endswith("set_seed"):
+                tags.add("set-seed")
+            if name.endswith(".append") and _inside_loop(call, parents, function):
+                tags.add("append-in-loop")
     return tags
 
 
@@ -313,7 +346,7 @@ def _context_tags(chain, messages, frames_by_exc, location: Location | None) -> 
         if any(data_dir in f.f_code.co_filename for f, _ in frames):
             tags.add("tf.data")
         # The innermost user frame was called by Keras (a layer's call, a loss, a metric).
-        users = [i for i, (f, _) in enumerate(frames) if _frames.is_user_file(f.f_code.co_filename)]
+        users = [i for i, (f, _) in enumerate(frames) if _is_user(f.f_code.co_filename)]
         if users and users[-1] > 0 and keras_dir in frames[users[-1] - 1][0].f_code.co_filename:
             tags.add("keras-call")
     if location is not None and not linecache.getlines(location.file):
@@ -331,8 +364,7 @@ def _file_tags(files) -> set[str]:
 
 
 def _first_call(tree: ast.AST, suffixes) -> ast.Call | None:
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
-             and _dotted(n.func).rsplit(".", 1)[-1] in suffixes]
+    calls = [n for name, n in _index(tree).call_names if name.rsplit(".", 1)[-1] in suffixes]
     return min(calls, key=lambda n: (n.lineno, n.col_offset)) if calls else None
 
 
@@ -355,7 +387,7 @@ def _message_locations(message: str) -> list[Location]:
             continue
         block = message[start:start + 200_000]
         for filename, lineno, name in reversed(_FILE_LINE.findall(block)):
-            if _frames.is_user_file(filename):
+            if _is_user(filename):
                 found.append(Location(filename, int(lineno), name))
     return found
 
@@ -366,7 +398,7 @@ def _autograph_locations(exc: BaseException) -> list[Location]:
     out = []
     for frame in list(stack)[:500]:  # AutoGraph keeps it innermost first
         filename, lineno = getattr(frame, "filename", None), getattr(frame, "lineno", None)
-        if isinstance(filename, str) and isinstance(lineno, int) and _frames.is_user_file(filename):
+        if isinstance(filename, str) and isinstance(lineno, int) and _is_user(filename):
             out.append(Location(filename, lineno, str(getattr(frame, "function_name", "") or "")))
     return out
 
@@ -378,7 +410,7 @@ def _locations(exc: BaseException, message: str, frames) -> list[Location]:
             [loc for loc in found if loc.function == "<module>"]
     for frame, lineno in reversed(frames):
         filename = frame.f_code.co_filename
-        if _frames.is_user_file(filename):
+        if _is_user(filename):
             found.append(Location(filename, lineno, frame.f_code.co_name))
     unique = []
     for loc in found:
@@ -416,8 +448,8 @@ def _locate_append_in_loop(extracted, location, frames):
     if function is None:
         return None
     parents = _parents(tree)
-    appends = [n for n in ast.walk(function) if isinstance(n, ast.Call)
-               and _dotted(n.func).endswith(".append") and _inside_loop(n, parents, function)]
+    appends = [n for name, n in _calls_in(tree, function)
+               if name.endswith(".append") and _inside_loop(n, parents, function)]
     if not appends:
         return None
     node = min(appends, key=lambda n: (n.lineno, n.col_offset))
@@ -429,7 +461,7 @@ def _locate_set_seed(extracted, location, frames):
     function = _enclosing_function(tree, location.line) if tree else None
     if function is None:
         return None
-    calls = [n for n in ast.walk(function) if isinstance(n, ast.Call) and _dotted(n.func).endswith("set_seed")]
+    calls = [n for name, n in _calls_in(tree, function) if name.endswith("set_seed")]
     if not calls:
         return None
     return Location(location.file, min(n.lineno for n in calls), location.function)
@@ -439,7 +471,7 @@ def _user_function_named(name: str, frames):
     """The user's Python function called ``name``, looked up in the failing frames' scopes."""
     short = name.rsplit(".", 1)[-1]
     for frame, _ in reversed(frames):
-        if not _frames.is_user_file(frame.f_code.co_filename):
+        if not _is_user(frame.f_code.co_filename):
             continue
         for scope in (frame.f_locals, frame.f_globals):
             obj = scope.get(short)
@@ -496,7 +528,7 @@ def _keras_call_tf_function(frames):
     from . import _tf
 
     for frame, _ in reversed(frames):
-        if not _frames.is_user_file(frame.f_code.co_filename):
+        if not _is_user(frame.f_code.co_filename):
             continue
         values = list(frame.f_locals.values())[:500] + list(frame.f_globals.values())[:500]
         for value in values:
@@ -507,7 +539,7 @@ def _keras_call_tf_function(frames):
             if call is not None and _tf.is_tf_function(call):
                 fn = getattr(call, "python_function", None)
                 code = getattr(fn, "__code__", None)
-                if code is not None and _frames.is_user_file(code.co_filename):
+                if code is not None and _is_user(code.co_filename):
                     return Location(code.co_filename, code.co_firstlineno, f"{cls.__name__}.call")
         break
     return None
