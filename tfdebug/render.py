@@ -67,7 +67,7 @@ def diagnosis_text(diagnosis, color: bool = False) -> str:
         width = len(str(max(n for n, _ in diagnosis.context)))
         for number, text in diagnosis.context:
             mark = ">" if number == diagnosis.line else " "
-            row = f"  {mark} {number:>{width}} | {text}"
+            row = f"  {mark} {number:>{width}} | {text}".rstrip()
             lines.append(_paint(row, _BOLD, color) if mark == ">" else _paint(row, _DIM, color))
     elif diagnosis.code:
         lines.append(f"  > {diagnosis.code}")
