@@ -346,6 +346,21 @@ def test_warning_once_per_function_at_the_call_site_after_the_threshold():
     assert finding.code == "f(tf.ones([n]))  # retraces"
 
 
+def test_the_warning_also_goes_to_the_tfdebug_logger_when_logging_is_configured(caplog):
+    @tf.function
+    def g(x):
+        return x
+
+    with warnings.catch_warnings(), caplog.at_level("WARNING", logger="tfdebug"):
+        warnings.simplefilter("ignore")
+        with trace_logger(warn_after=1) as log:
+            g(tf.ones([1]))
+            g(tf.ones([2]))
+    (record,) = [r for r in caplog.records if r.name == "tfdebug"]
+    assert "TFD200 retracing: " in record.getMessage() and "test_trace_log.py" in record.getMessage()
+    assert [str(r) for e in log.retraces(g) for r in e.reasons] == ["x: shape (1,) -> (2,)"]
+
+
 def test_no_warning_below_the_threshold_or_when_turned_off():
     @tf.function
     def f(x):
