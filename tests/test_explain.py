@@ -230,3 +230,45 @@ def test_tfdebug_off_env_is_read_at_call_time(monkeypatch):
     monkeypatch.setenv("TFDEBUG", "on")
     assert not explain_module.disabled()
     assert os.environ["TFDEBUG"] == "on"
+
+
+# -- command line ---------------------------------------------------------------------------
+
+def test_cli_recipes_explain_id_and_text():
+    from conftest import run_tfdebug
+
+    listing = run_tfdebug("recipes", "--category", "branch-mismatch")
+    assert listing.returncode == 0
+    rows = [line.split()[0] for line in listing.stdout.splitlines()[2:]]
+    assert rows and all(r.startswith("TFD") for r in rows) and "TFD155" in rows
+    assert "TFD101" not in rows
+
+    by_id = run_tfdebug("explain", "TFD115")
+    assert by_id.returncode == 0
+    assert by_id.stdout.startswith("TFD115 out-of-scope-tensor:")
+    assert "before:" in by_id.stdout and "after:" in by_id.stdout and "tf.TensorArray" in by_id.stdout
+    assert "\x1b[" not in by_id.stdout  # not a terminal: no colour
+
+    by_text = run_tfdebug("explain", "TypeError: Tensor is unhashable. Instead, use tensor.ref() as the key.")
+    assert by_text.returncode == 0 and by_text.stdout.startswith("TFD118 unhashable-tensor:")
+
+    unknown = run_tfdebug("explain", "TFD999")
+    assert unknown.returncode == 2 and "no recipe 'TFD999'" in unknown.stderr
+    nothing = run_tfdebug("explain", "all is well")
+    assert nothing.returncode == 1 and "tfdebug recipes" in nothing.stderr
+    bad = run_tfdebug("recipes", "--category", "nonsense")
+    assert bad.returncode == 2 and "nonsense" in bad.stderr
+
+
+def test_run_with_tfdebug_off_reports_no_diagnosis(tmp_path):
+    import json
+
+    from conftest import run_tfdebug
+
+    script = tmp_path / "bad.py"
+    script.write_text("import tensorflow as tf\n\n@tf.function\ndef f(x):\n    return {x: 1}\n\nf(tf.constant(1))\n")
+    report = tmp_path / "r.json"
+    proc = run_tfdebug("run", "--report", str(report), str(script), env={"TFDEBUG": "off"})
+    assert proc.returncode == 1 and "Tensor is unhashable" in proc.stderr
+    assert "tfdebug TFD" not in proc.stderr
+    assert [d for d in json.loads(report.read_text())["diagnostics"] if d["severity"] == "error"] == []
