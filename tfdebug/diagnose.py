@@ -37,6 +37,7 @@ log = logging.getLogger("tfdebug")
 
 __all__ = ["Diagnosis", "Extracted", "Location", "diagnose", "extract", "safe_str"]
 
+_TFDEBUG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _CHAIN_LIMIT = 8
 _TEXT_LIMIT = 1 << 20  # a message longer than 1 MB is cut (its head and tail are kept)
 _FILE_LINE = re.compile(r'File "([^"\n]+)", line (\d+), in ([^\s]+)')
@@ -346,8 +347,11 @@ def _context_tags(chain, messages, frames_by_exc, location: Location | None) -> 
         if any(data_dir in f.f_code.co_filename for f, _ in frames):
             tags.add("tf.data")
         # The innermost user frame was called by Keras (a layer's call, a loss, a metric).
+        # (tfdebug's own trace hook frames may sit in between: they are skipped.)
         users = [i for i, (f, _) in enumerate(frames) if _is_user(f.f_code.co_filename)]
-        if users and users[-1] > 0 and keras_dir in frames[users[-1] - 1][0].f_code.co_filename:
+        callers = [f.f_code.co_filename for f, _ in frames[:users[-1]]] if users else []
+        callers = [name for name in callers if not name.startswith(_TFDEBUG_DIR)]
+        if callers and keras_dir in callers[-1]:
             tags.add("keras-call")
     if location is not None and not linecache.getlines(location.file):
         tags.add("no-source")
