@@ -250,3 +250,26 @@ def test_module_without_file_and_odd_traceback_objects():
     fake = types.SimpleNamespace()
     assert diagnose_fn(fake) is None  # not an exception at all
     assert sys.modules["tfdebug.diagnose"].diagnose("text") is None
+
+
+def test_graph_mode_op_error_points_at_the_line_that_built_the_op():
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [1])
+        try:
+            y = tf.debugging.check_numerics(tf.math.log(x), "bad")  # <- op line
+        except tf.errors.InvalidArgumentError:
+            y = x
+    with tf.compat.v1.Session(graph=graph) as session:
+        try:
+            session.run(y, {x: [-1.0]})
+        except tf.errors.InvalidArgumentError as exc:
+            error = exc
+    assert error.op is not None
+    from tfdebug import _tf
+    stack = _tf.op_creation_stack(error)
+    assert any(f == __file__ and "<- op line" in linecache.getline(f, n) for f, n, _ in stack)
+    assert _tf.op_creation_stack(ValueError()) == []
+    d = diagnose_fn(error)
+    assert d.recipe.id == "TFD125"  # the op sits in a try body: except cannot catch it
+    assert d.file == __file__ and "<- op line" in d.code

@@ -781,3 +781,25 @@ def uninstall_layer_call_hook() -> None:
         if not _layer_hook["count"]:
             _layer_hook["cls"].__call__ = _layer_hook["original"]
             _layer_hook.update(original=None, cls=None)
+
+
+# -- run-time errors of graph ops (error diagnosis) --------------------------------------------
+
+def op_creation_stack(exc: BaseException) -> list[tuple[str, int, str]]:
+    """(file, line, function) where the graph op that failed at run time was created.
+
+    Graph-mode (Session, ``tf.compat.v1``) errors carry the failing ``op``, whose
+    ``traceback`` is the stack that built it; innermost first. [] when there is none.
+    """
+    op = getattr(exc, "op", None)
+    try:
+        stack = list(getattr(op, "traceback", None) or [])
+    except Exception:  # noqa: BLE001 - an op from another layout gives no stack
+        log.debug("tfdebug: cannot read the op traceback", exc_info=True)
+        return []
+    out = []
+    for frame in reversed(stack[-500:]):
+        filename, lineno = getattr(frame, "filename", None), getattr(frame, "lineno", None)
+        if isinstance(filename, str) and isinstance(lineno, int):
+            out.append((filename, lineno, str(getattr(frame, "name", "") or "")))
+    return out

@@ -407,8 +407,14 @@ def _autograph_locations(exc: BaseException) -> list[Location]:
     return out
 
 
+def _op_locations(exc: BaseException) -> list[Location]:
+    from . import _tf
+
+    return [Location(f, n, name) for f, n, name in _tf.op_creation_stack(exc) if _is_user(f)]
+
+
 def _locations(exc: BaseException, message: str, frames) -> list[Location]:
-    found = _autograph_locations(exc) + _message_locations(message)
+    found = _autograph_locations(exc) + _message_locations(message) + _op_locations(exc)
     # A module-level line in AutoGraph's block is the call, never better than a function's.
     found = [loc for loc in found if loc.function != "<module>"] + \
             [loc for loc in found if loc.function == "<module>"]
