@@ -124,3 +124,21 @@ def test_doctor_reports_versions_flags_and_hooks():
     assert "functions run eagerly        False" in proc.stdout
     assert "trace hook                   works" in proc.stdout
     assert "CPU:0" in proc.stdout
+
+
+def test_uncaught_traceback_hides_tfdebug_frames_even_inside_traced_code(tmp_path):
+    script = _script(tmp_path, """
+        import tensorflow as tf
+
+        @tf.function
+        def step(x):
+            raise KeyError("user bug")
+
+        step(tf.constant(1))
+    """)
+    proc = run_tfdebug("run", str(script))
+    assert proc.returncode == 1
+    traceback_part = proc.stderr.split("KeyError")[0]
+    assert 'script.py", line 8, in <module>' in traceback_part
+    assert "tfdebug" not in traceback_part.replace("tfdebug TFD", "")
+    assert "runpy" not in traceback_part

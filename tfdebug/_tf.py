@@ -144,6 +144,7 @@ def install_trace_hook(around_trace) -> bool:
     with _hook_lock:
         if _original_create is not None:
             return True
+        _hide_own_frames()
         original = module._create_concrete_function
 
         def _create_concrete_function(function_type, type_context, func_graph, tracing_options):
@@ -155,6 +156,22 @@ def install_trace_hook(around_trace) -> bool:
         module._create_concrete_function = _create_concrete_function
         _original_create = original
     return True
+
+
+def _hide_own_frames() -> None:
+    """Let TF's traceback filter drop tfdebug's hook frames from the user's tracebacks.
+
+    TF re-raises errors of tf.function calls with frames under its excluded paths removed;
+    adding tfdebug's folder there hides the wrapper frames the trace hook adds.
+    """
+    try:
+        from tensorflow.python.util import traceback_utils
+    except ImportError:
+        return
+    paths = getattr(traceback_utils, "_EXCLUDED_PATHS", None)
+    own = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    if isinstance(paths, tuple) and own not in paths:
+        traceback_utils._EXCLUDED_PATHS = paths + (own,)
 
 
 def uninstall_trace_hook() -> None:

@@ -110,12 +110,21 @@ def _exit_code(exc: SystemExit) -> int:
 
 
 def _print_uncaught(exc: BaseException) -> None:
-    """Print the traceback as python would, without tfdebug's own frames."""
-    tb = exc.__traceback__
-    while tb is not None and _is_tfdebug_or_runpy(tb.tb_frame.f_code.co_filename):
-        tb = tb.tb_next
+    """Print the traceback as python would, without tfdebug's or runpy's frames."""
+    report_ = traceback.TracebackException.from_exception(exc)
+    seen = set()
+    pending = [report_]
+    while pending:  # the exception, its __cause__/__context__ chain and group members
+        item = pending.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        item.stack = traceback.StackSummary.from_list(
+            [frame for frame in item.stack if not _is_tfdebug_or_runpy(frame.filename)])
+        pending.extend(x for x in (item.__cause__, item.__context__) if x is not None)
+        pending.extend(getattr(item, "exceptions", None) or [])
     sys.stdout.flush()
-    traceback.print_exception(type(exc), exc, tb, file=sys.stderr)
+    print("".join(report_.format()), end="", file=sys.stderr)
 
 
 def _is_tfdebug_or_runpy(filename: str) -> bool:
