@@ -458,7 +458,12 @@ class TraceLogger(Scope):
         keys = ("function", "file", "line", "count", "reasons", "retraces", "variable_creation",
                 "recipes", "call_file", "call_line", "suggestion", "input_signature",
                 "tracing_seconds", "user_code")
-        return [{k: f[k] for k in keys} for f in self.functions()]
+        entries = [{k: f[k] for k in keys} for f in self.functions()]
+        for entry in entries:  # the report names files by absolute path, as diagnostics do
+            for key in ("file", "call_file"):
+                if entry[key] and not entry[key].startswith("<"):
+                    entry[key] = os.path.abspath(entry[key])
+        return entries
 
     def table(self, retraced_only: bool = False, tablefmt: str = "simple_grid") -> str:
         """A table: function, traces, retrace reasons, suggestion (one row per function)."""
