@@ -23,6 +23,7 @@ import types
 from typing import Any, Callable
 
 from . import _frames
+from ._ast import attribute_chain
 
 log = logging.getLogger("tfdebug")
 
@@ -290,14 +291,8 @@ def resolve(expr, env: _Env):
 
 
 def _dotted(expr) -> list[str] | None:
-    parts = []
-    while isinstance(expr, ast.Attribute):
-        parts.append(expr.attr)
-        expr = expr.value
-    if not isinstance(expr, ast.Name):
-        return None
-    parts.append(expr.id)
-    return parts[::-1]
+    parts, rooted = attribute_chain(expr)
+    return parts if rooted else None
 
 
 def qualified_names(expr, env: _Env, value) -> set[str]:

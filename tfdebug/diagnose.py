@@ -31,6 +31,7 @@ import re
 import sys
 
 from . import _frames, recipebook
+from ._ast import attribute_chain
 from .report import Finding
 
 log = logging.getLogger("tfdebug")
@@ -223,13 +224,8 @@ def _line_nodes(stmt: ast.stmt, line: int) -> list[ast.AST]:
 
 
 def _dotted(node: ast.AST) -> str:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    return ".".join(reversed(parts))
+    """``a.b.c`` for an attribute chain; the known tail (``b.c``) for ``f().b.c``."""
+    return ".".join(attribute_chain(node)[0])
 
 
 def _enclosing_function(tree: ast.AST, line: int) -> ast.AST | None:

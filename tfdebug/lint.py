@@ -28,6 +28,8 @@ import os
 import re
 import tokenize
 
+from ._ast import attribute_chain
+
 log = logging.getLogger("tfdebug")
 
 # check name -> (recipe id, category). The one table of what lint cites; a test asserts
@@ -1379,14 +1381,9 @@ def _all_args(args: ast.arguments):
 
 
 def _dotted(node) -> str:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return ""
+    """``a.b.c`` for an attribute chain rooted at a name, else ""."""
+    parts, rooted = attribute_chain(node)
+    return ".".join(parts) if rooted else ""
 
 
 def _mentions(node, attr: str) -> bool:
