@@ -43,3 +43,12 @@ def run_tfdebug(*args, cwd=None, input=None, timeout=300, env=None):
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-m", "tfdebug", *args], cwd=cwd, input=input,
                           capture_output=True, text=True, timeout=timeout, env=full_env)
+
+
+def line_of(path: str, text: str) -> int:
+    """The number of the first line of ``path`` containing ``text`` (not this call's line)."""
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            if text in line and "_line_of(" not in line:
+                return number
+    raise AssertionError(f"{text!r} not in {path}")

@@ -15,18 +15,14 @@ from tfdebug import _tf, report, tracing
 from tfdebug.trace_log import (RetracingError, RetracingWarning, StaleCaptureWarning,
                                TraceLogger, trace_logger)
 
-from conftest import ROOT, run_tfdebug
+from conftest import ROOT, line_of, run_tfdebug
 
 HERE = os.path.abspath(__file__)
 
 
 def _line_of(text: str) -> int:
     """The line number in this file of the first line containing ``text``."""
-    with open(HERE, encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
-            if text in line and "_line_of(" not in line:
-                return number
-    raise AssertionError(f"{text!r} not in this file")
+    return line_of(HERE, text)
 
 
 def _quiet():

@@ -15,15 +15,14 @@ keras = pytest.importorskip("keras")
 from tfdebug import report  # noqa: E402
 from tfdebug.trace_log import RetracingWarning, trace_logger  # noqa: E402
 
+from conftest import line_of  # noqa: E402
+
 HERE = os.path.abspath(__file__)
 
 
 def _line_of(text: str) -> int:
-    with open(HERE, encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
-            if text in line and "_line_of(" not in line:
-                return number
-    raise AssertionError(f"{text!r} not in this file")
+    """The line number in this file of the first line containing ``text``."""
+    return line_of(HERE, text)
 
 
 def _model():
