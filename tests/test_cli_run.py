@@ -112,6 +112,14 @@ def test_usage_errors_are_one_clear_line_and_exit_2(tmp_path, make, message):
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize("where, message", [("missing/r.json", "does not exist"), (".", "is a directory")])
+def test_bad_report_path_is_refused_before_the_script_runs(tmp_path, where, message):
+    script = _script(tmp_path, "print('ran')\n")
+    proc = run_tfdebug("run", "--report", str(tmp_path / where), str(script))
+    assert proc.returncode == 2
+    assert message in proc.stderr and "ran" not in proc.stdout
+
+
 def test_unknown_command_exits_2():
     assert run_tfdebug("frobnicate").returncode == 2
 

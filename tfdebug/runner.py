@@ -53,9 +53,23 @@ def check_script(path: str) -> str:
     return source
 
 
+def check_report_path(path: str | None) -> None:
+    """Fail before the script runs when the report could not be written afterwards."""
+    if path is None:
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise ScriptError(f"--report {path} is a directory; give a file name like r.json")
+    if not os.path.isdir(folder):
+        raise ScriptError(f"--report {path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ScriptError(f"--report {path}: folder {folder} is not writable")
+
+
 def run(options: RunOptions) -> int:
     """Run the script; return its exit code (1 for an uncaught exception, like python)."""
     check_script(options.script)
+    check_report_path(options.report_path)
     findings: list[report.Finding] = []
     checks = _runtime_checks(options)
     status, code = "ok", 0
@@ -75,7 +89,11 @@ def run(options: RunOptions) -> int:
     traces = _traces(checks)
     _print_summary(checks)
     if options.report_path:
-        report.write(options.report_path, report.build(options.script, status, findings, traces))
+        try:
+            report.write(options.report_path, report.build(options.script, status, findings, traces))
+        except OSError as exc:  # the script's own exit code still wins
+            print(f"tfdebug: cannot write the report {options.report_path}: {exc.strerror}",
+                  file=sys.stderr)
     return code
 
 
