@@ -7,6 +7,8 @@ import pytest
 
 from conftest import run_tfdebug
 
+pytestmark = pytest.mark.smoke  # also run on the oldest supported TensorFlow
+
 ECHO = textwrap.dedent("""
     import sys
     import os
@@ -128,7 +130,7 @@ def test_doctor_reports_versions_flags_and_hooks():
     proc = run_tfdebug("doctor")
     assert proc.returncode == 0, proc.stderr
     import tensorflow as tf
-    assert f"tensorflow" in proc.stdout and tf.__version__ in proc.stdout
+    assert "tensorflow" in proc.stdout and tf.__version__ in proc.stdout
     assert "functions run eagerly        False" in proc.stdout
     assert "trace hook                   works" in proc.stdout
     assert "CPU:0" in proc.stdout

@@ -13,6 +13,8 @@ from tensorflow.python.framework import errors_impl
 from tfdebug import diagnose as diagnose_fn
 from tfdebug.diagnose import Diagnosis, extract, safe_str, short_message
 
+pytestmark = pytest.mark.smoke  # also run on the oldest supported TensorFlow
+
 
 def _line_of(fn, marker):
     """Line number of the source line of ``fn`` that contains ``marker``."""

@@ -10,6 +10,8 @@ from hypothesis import given, settings, strategies as st
 import tfdebug
 from tfdebug import _tf
 
+pytestmark = pytest.mark.smoke  # also run on the oldest supported TensorFlow
+
 
 @tf.function
 def runs_eagerly(x):

@@ -2,7 +2,11 @@
 import json
 import os
 
+import pytest
+
 from conftest import ROOT, run_tfdebug
+
+pytestmark = pytest.mark.smoke  # also run on the oldest supported TensorFlow
 
 
 def test_main_example_is_diagnosed_line_by_line(tmp_path):

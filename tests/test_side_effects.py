@@ -21,6 +21,8 @@ from tfdebug.side_effects import SideEffectError, SideEffectWarning, side_effect
 
 from conftest import ROOT, run_tfdebug
 
+pytestmark = pytest.mark.smoke  # also run on the oldest supported TensorFlow
+
 HERE = os.path.abspath(__file__)
 _SOURCE = open(HERE, encoding="utf-8").read().splitlines()
 

@@ -17,6 +17,8 @@ from tfdebug.trace_log import (RetracingError, RetracingWarning, StaleCaptureWar
 
 from conftest import ROOT, line_of, run_tfdebug
 
+pytestmark = pytest.mark.smoke  # also run on the oldest supported TensorFlow
+
 HERE = os.path.abspath(__file__)
 
 

@@ -6,6 +6,8 @@ import tensorflow as tf
 
 from tfdebug import _tf, tracing
 
+pytestmark = pytest.mark.smoke  # also run on the oldest supported TensorFlow
+
 
 def _square():
     return tf.function(lambda x: x * x)
