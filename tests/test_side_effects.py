@@ -432,3 +432,59 @@ def test_tfdebug_run_reports_each_effect_of_the_example(tmp_path):
     data = json.loads(report_path.read_text())
     assert [d for d in data["diagnostics"] if d["recipe"] and d["recipe"].startswith("TFD3")] == []
     assert "steps counted: 3 history: 3 calls: 3" in proc.stdout
+
+
+# -- code that does not run while tracing ----------------------------------------------------
+
+VERBOSE = False
+
+
+class Flags:
+    keep = False
+    loud = True
+
+
+flags = Flags()
+
+
+@tf.function
+def flagged(x):
+    if VERBOSE:
+        print("quiet: VERBOSE is off")
+    if not VERBOSE:
+        print("runs")  # E:not-verbose
+    if flags.keep:
+        history.append(x)
+    else:
+        table["last"] = x  # E:else-branch
+    if flags.loud:
+        print("loud")  # E:loud
+    if x > 0:  # a tensor condition: both branches are traced
+        print("positive")  # E:tensor-if
+    return x
+
+
+def test_branches_a_python_flag_rules_out_are_not_searched():
+    assert found(flagged, tf.constant(1.0)) == sorted([
+        ("TFD300", line_of("E:not-verbose")), ("TFD302", line_of("E:else-branch")),
+        ("TFD300", line_of("E:loud")), ("TFD300", line_of("E:tensor-if"))])
+
+
+def _append_seen(v):
+    history.append(float(v))
+    return v
+
+
+@tf.function
+def wrapped(x):
+    y = tf.py_function(_append_seen, [x], tf.float32)
+    z = tf.numpy_function(lambda a: a + np.float32(np.random.rand()), [x], tf.float32)
+    w = tf.map_fn(lambda e: e + random.random(), tf.reshape(x, [1]))  # E:map-fn-lambda
+    return y + z + w[0]
+
+
+def test_functions_run_by_py_function_are_not_trace_time():
+    try:
+        assert found(wrapped, tf.constant(1.0)) == [("TFD304", line_of("E:map-fn-lambda"))]
+    finally:
+        history.clear()

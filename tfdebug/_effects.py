@@ -466,7 +466,7 @@ class _Finder:
             if isinstance(child, ast.ClassDef):
                 continue
             self.statement(child, env, depth, in_layer_call)
-            stack.extend(reversed(list(ast.iter_child_nodes(child))))
+            stack.extend(reversed(_traced_children(child, env)))
 
     def statement(self, node, env, depth, in_layer_call):
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
@@ -566,6 +566,62 @@ class _Finder:
         elif not isinstance(value, type) and \
                 _is_user_function(getattr(type(value), "__call__", None)):
             self.function(type(value).__call__, value, depth=depth + 1)
+
+
+def _traced_children(node, env: _Env) -> list:
+    """The children of ``node`` that run while tracing.
+
+    Left out: the branch a plain Python condition (a global, closure or attribute holding
+    a bool, number, string or None) does not take, and the function handed to
+    ``tf.py_function``/``tf.numpy_function``, which runs on every call, not at trace time.
+    """
+    children = list(ast.iter_child_nodes(node))
+    if isinstance(node, (ast.If, ast.IfExp)):
+        taken = _python_truth(node.test, env)
+        if taken is not None:
+            branch = node.body if taken else node.orelse
+            return [node.test] + (branch if isinstance(branch, list) else [branch])
+    elif isinstance(node, ast.Call) and _runs_at_call_time(node, env):
+        func_arg = node.args[0] if node.args else next(
+            (k.value for k in node.keywords if k.arg == "func"), None)
+        return [c for c in children if c is not func_arg]
+    return children
+
+
+_PYTHON_CONSTANTS = (bool, int, float, str, type(None))
+
+
+def _python_truth(test, env: _Env) -> bool | None:
+    """True/False when ``test`` is a name or attribute chain (maybe under ``not``) holding a
+    plain Python value now, while tracing; None when it cannot be told (tensors, locals)."""
+    negate = False
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, negate = test.operand, not negate
+    if not isinstance(test, (ast.Name, ast.Attribute)) or env.captured_root(test) is None:
+        return None
+    value = resolve(test, env)
+    if value is _UNRESOLVED or not isinstance(value, _PYTHON_CONSTANTS):
+        return None
+    return bool(value) != negate
+
+
+def _runs_at_call_time(node: ast.Call, env: _Env) -> bool:
+    value = resolve(node.func, env)
+    if value is _UNRESOLVED:
+        return False
+    return any(value is wrapper for wrapper in _call_time_wrappers())
+
+
+def _call_time_wrappers() -> tuple:
+    """TF's public ops that run a Python function on every call (not while tracing)."""
+    tf = sys.modules.get("tensorflow")
+    if tf is None:
+        return ()
+    compat_v1 = getattr(getattr(tf, "compat", None), "v1", None)
+    found = [getattr(tf, "py_function", None), getattr(tf, "numpy_function", None),
+             getattr(compat_v1, "py_func", None), getattr(compat_v1, "py_function", None),
+             getattr(compat_v1, "numpy_function", None)]
+    return tuple(f for f in found if f is not None)
 
 
 def _leaves(target):
