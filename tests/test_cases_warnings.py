@@ -1,0 +1,65 @@
+"""`tfdebug run --report` on every reproducer that misbehaves silently, or must stay quiet.
+
+Cases come from tests/cases and the held-out tests/cases_extra. `expect: warning`: the
+script runs and the report has a diagnostic of the header's category at one of its lines
+in the case file. `expect: clean`: the script runs and no diagnostic has that category.
+"""
+import concurrent.futures
+import json
+import os
+
+import pytest
+
+from conftest import CASES, ROOT, run_tfdebug
+from test_cases_errors import _header
+
+CASES_EXTRA = os.path.join(ROOT, "tests", "cases_extra")
+
+# Cases no general rule gets right yet: {file name: reason}. Strict, so a fix shows up.
+KNOWN_FAILURES: dict[str, str] = {}
+
+
+def _cases(folder):
+    return sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                  if f.endswith(".py") and _header(os.path.join(folder, f))[1] in ("warning", "clean"))
+
+
+CASE_FILES = _cases(CASES) + _cases(CASES_EXTRA)
+
+
+def _run(case, tmp):
+    report = os.path.join(tmp, os.path.basename(case) + ".json")
+    proc = run_tfdebug("run", "--report", report, case, cwd=tmp, timeout=300)
+    with open(report, encoding="utf-8") as fh:
+        return proc, json.load(fh)
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    tmp = str(tmp_path_factory.mktemp("reports"))
+    with concurrent.futures.ThreadPoolExecutor(3) as pool:
+        return dict(zip(CASE_FILES, pool.map(lambda c: _run(c, tmp), CASE_FILES)))
+
+
+def _param(case):
+    reason = KNOWN_FAILURES.get(os.path.basename(case))
+    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+    return pytest.param(case, id=os.path.basename(case), marks=marks)
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASE_FILES])
+def test_case_is_flagged_as_its_header_says(case, results):
+    categories, expect, lines = _header(case)
+    proc, report = results[case]
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert report["status"] == "ok"
+    ours = [d for d in report["diagnostics"] if d["category"] in categories]
+    if expect == "clean":
+        assert ours == [], ours
+        return
+    hits = [d for d in ours if d["line"] in lines and os.path.samefile(d["file"], case)]
+    assert hits, (sorted(lines), [(d["category"], d["file"], d["line"]) for d in ours])
+    hit = hits[0]
+    assert hit["severity"] == "warning" and hit["recipe"], hit
+    # The warning printed while the script ran names the recipe to look up.
+    assert f"tfdebug {hit['recipe']} {hit['category']}" in proc.stderr
