@@ -1,4 +1,5 @@
-"""`tfdebug run --report` on every reproducer that raises (or no longer does) in tests/cases.
+"""`tfdebug run --report` on every reproducer that raises (or no longer does) in tests/cases
+and in the held-out tests/cases_extra (written after the explainer, to measure how it generalises).
 
 `expect: error`: the report's first diagnostic is an error naming the header's category
 and one of its lines. `expect: none`: the script runs and gets no error diagnosis.
@@ -27,8 +28,10 @@ def _header(path):
     return set(fields["category"].split("|")), fields["expect"], lines
 
 
-CASE_FILES = sorted(os.path.join(CASES, f) for f in os.listdir(CASES)
-                    if f.endswith(".py") and _header(os.path.join(CASES, f))[1] in ("error", "none"))
+CASES_EXTRA = os.path.join(os.path.dirname(CASES), "cases_extra")
+CASE_FILES = sorted((os.path.join(folder, f) for folder in (CASES, CASES_EXTRA) for f in os.listdir(folder)
+                     if f.endswith(".py") and _header(os.path.join(folder, f))[1] in ("error", "none")),
+                    key=os.path.basename)
 
 
 def _run(case, tmp):

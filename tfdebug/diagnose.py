@@ -45,6 +45,8 @@ _FILE_LINE = re.compile(r'File "([^"\n]+)", line (\d+), in ([^\s]+)')
 _NAMED_FUNCTION = re.compile(r"<function ([\w.<>]+) at 0x[0-9a-f]+>")
 # AutoGraph conversion failures explain the symptom that follows them (code run unconverted).
 _CONVERSION_ERRORS = {"ConversionError", "UnsupportedLanguageElementError", "AutoGraphError"}
+_COND_FILES = tuple(os.sep + os.path.join("tensorflow", "python", "ops", name)
+                     for name in ("cond_v2.py", "cond.py", "control_flow_util_v2.py"))
 
 
 # -- data --------------------------------------------------------------------------------
@@ -342,6 +344,9 @@ def _context_tags(chain, messages, frames_by_exc, location: Location | None) -> 
         frames = frames_by_exc.get(id(exc), ())
         if any(data_dir in f.f_code.co_filename for f, _ in frames):
             tags.add("tf.data")
+        # TF's cond builder checks the branches with bare asserts ("AssertionError: [2, 1]").
+        if frames and frames[-1][0].f_code.co_filename.endswith(_COND_FILES):
+            tags.add("tf.cond")
         # The innermost user frame was called by Keras (a layer's call, a loss, a metric).
         # (tfdebug's own trace hook frames may sit in between: they are skipped.)
         users = [i for i, (f, _) in enumerate(frames) if _is_user(f.f_code.co_filename)]

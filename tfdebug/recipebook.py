@@ -51,6 +51,7 @@ TAGS = (
     "set-seed",                # the offending function calls tf.random.set_seed
     "py-function",             # the user's code calls tf.py_function / tf.numpy_function
     "keras-call-tf-function",  # a live Keras layer/model has @tf.function on its `call`
+    "tf.cond",                 # raised inside TensorFlow's own tf.cond construction code
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnose.py's locators).
 LOCATORS = ("append-in-loop", "set-seed", "yield", "py-function", "keras-call-tf-function",
