@@ -20,8 +20,8 @@ KNOWN_FAILURES: dict[str, str] = {}
 
 
 def _cases(folder):
-    return sorted(os.path.join(folder, f) for f in os.listdir(folder)
-                  if f.endswith(".py") and _header(os.path.join(folder, f))[1] in ("warning", "clean"))
+    files = (os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".py"))
+    return sorted(f for f in files if _header(f)[1] in ("warning", "clean"))
 
 
 CASE_FILES = _cases(CASES) + _cases(CASES_EXTRA)
