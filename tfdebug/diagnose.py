@@ -46,7 +46,7 @@ _NAMED_FUNCTION = re.compile(r"<function ([\w.<>]+) at 0x[0-9a-f]+>")
 # AutoGraph conversion failures explain the symptom that follows them (code run unconverted).
 _CONVERSION_ERRORS = {"ConversionError", "UnsupportedLanguageElementError", "AutoGraphError"}
 _COND_FILES = tuple(os.sep + os.path.join("tensorflow", "python", "ops", name)
-                     for name in ("cond_v2.py", "cond.py", "control_flow_util_v2.py"))
+                    for name in ("cond_v2.py", "cond.py", "control_flow_util_v2.py"))
 
 
 # -- data --------------------------------------------------------------------------------
