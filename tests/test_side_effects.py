@@ -1,5 +1,6 @@
 """side_effect_guard(): every trace-time effect is found at its line; graph-correct code is not."""
 import datetime
+import functools
 import io
 import json
 import os
@@ -488,3 +489,39 @@ def test_functions_run_by_py_function_are_not_trace_time():
         assert found(wrapped, tf.constant(1.0)) == [("TFD304", line_of("E:map-fn-lambda"))]
     finally:
         history.clear()
+
+
+@tf.function
+def eager_only(x):
+    if tf.executing_eagerly():
+        print("eager", x.numpy())
+    if not tf.executing_eagerly():
+        history.append(x)  # E:graph-only
+    return x
+
+
+def test_eager_only_branch_is_not_searched():
+    try:
+        assert found(eager_only, tf.constant(1.0)) == [("TFD302", line_of("E:graph-only"))]
+    finally:
+        history.clear()
+
+
+def _timed(fn):
+    @functools.wraps(fn)
+    def wrapper(*args):
+        start = time.perf_counter()  # E:wrapper-clock
+        return fn(*args), start
+    return wrapper
+
+
+@tf.function
+@_timed
+def decorated(x):
+    print("inner")  # E:inner-print
+    return x
+
+
+def test_a_users_own_decorator_under_tf_function_is_searched():
+    assert found(decorated, tf.constant(1.0)) == sorted([
+        ("TFD305", line_of("E:wrapper-clock")), ("TFD300", line_of("E:inner-print"))])

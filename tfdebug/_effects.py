@@ -399,6 +399,17 @@ def _is_user_function(fn) -> bool:
         _frames.is_user_file(code.co_filename)
 
 
+def _unwrap_library(fn):
+    """``fn`` without the library decorators around it; a user's own wrapper is kept, since
+    its body (timing, logging, counting) runs while tracing too."""
+    seen = set()
+    while callable(fn) and not _is_user_function(fn) and hasattr(fn, "__wrapped__") \
+            and id(fn) not in seen:
+        seen.add(id(fn))
+        fn = fn.__wrapped__
+    return fn
+
+
 def _is_tf_function(value) -> bool:
     return hasattr(value, "python_function") and hasattr(value, "get_concrete_function")
 
@@ -419,7 +430,7 @@ class _Finder:
     # entry ---------------------------------------------------------------------------
 
     def function(self, fn, instance=None, top=False, depth=0):
-        fn = inspect.unwrap(fn) if callable(fn) else fn
+        fn = _unwrap_library(fn)
         if isinstance(fn, types.MethodType):
             fn, instance = fn.__func__, fn.__self__
         if not _is_user_function(fn) or depth > MAX_DEPTH:
@@ -597,6 +608,11 @@ def _python_truth(test, env: _Env) -> bool | None:
     negate = False
     while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         test, negate = test.operand, not negate
+    if isinstance(test, ast.Call) and not test.args and not test.keywords:
+        # tf.executing_eagerly() is False in a function being traced
+        value = resolve(test.func, env)
+        eager_checks = _tf_functions("executing_eagerly", "compat.v1.executing_eagerly")
+        return negate if any(value is f for f in eager_checks) else None
     if not isinstance(test, (ast.Name, ast.Attribute)) or env.captured_root(test) is None:
         return None
     value = resolve(test, env)
@@ -614,14 +630,21 @@ def _runs_at_call_time(node: ast.Call, env: _Env) -> bool:
 
 def _call_time_wrappers() -> tuple:
     """TF's public ops that run a Python function on every call (not while tracing)."""
+    return _tf_functions("py_function", "numpy_function", "compat.v1.py_func",
+                         "compat.v1.py_function", "compat.v1.numpy_function")
+
+
+def _tf_functions(*paths: str) -> tuple:
+    """The public ``tf.<path>`` objects that exist in the loaded TensorFlow."""
     tf = sys.modules.get("tensorflow")
-    if tf is None:
-        return ()
-    compat_v1 = getattr(getattr(tf, "compat", None), "v1", None)
-    found = [getattr(tf, "py_function", None), getattr(tf, "numpy_function", None),
-             getattr(compat_v1, "py_func", None), getattr(compat_v1, "py_function", None),
-             getattr(compat_v1, "numpy_function", None)]
-    return tuple(f for f in found if f is not None)
+    found = []
+    for path in paths if tf is not None else ():
+        value = tf
+        for part in path.split("."):
+            value = getattr(value, part, None)
+        if value is not None:
+            found.append(value)
+    return tuple(found)
 
 
 def _leaves(target):
@@ -679,7 +702,7 @@ def find(fn, instance=None) -> list[Effect]:
     """
     finder = _Finder()
     try:
-        if _is_user_function(inspect.unwrap(fn) if callable(fn) else fn):
+        if _is_user_function(_unwrap_library(fn)):
             finder.function(fn, instance, top=True)
         else:
             for value in _closure_values(fn) + ([instance] if instance is not None else []):
