@@ -143,3 +143,31 @@ def test_mirrored_strategy_over_two_logical_cpus_attributes_traces_to_the_users_
         assert call in source[f["call_line"] - 1]
         assert f["reasons"] == ["x: 2 shapes (4, 4), (3, 4)", "y: 2 shapes (4, 2), (3, 2)"]
         assert f["input_signature"] is None   # per-replica values have no TensorSpec
+
+
+class _Temperature(keras.layers.Layer):
+    def __init__(self):
+        super().__init__()
+        self.temperature = 1.0
+        self.name_tag = "fixed"
+
+    def call(self, logits):
+        tag = self.name_tag  # read, never changed
+        return logits / self.temperature if tag else logits  # the temperature read
+
+
+def test_layer_attribute_changed_between_fits_is_a_stale_capture():
+    temp = _Temperature()
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3), temp])
+    model.compile("sgd", "mse")
+    x, y = np.ones((8, 4), "float32"), np.zeros((8, 3), "float32")
+    with warnings.catch_warnings(record=True), report.collecting() as findings:
+        warnings.simplefilter("always")
+        with trace_logger() as log:
+            model.fit(x, y, epochs=1, verbose=0)
+            temp.temperature = 4.0   # Keras reuses its traced train function: no effect
+            model.fit(x, y, epochs=1, verbose=0)
+    stale = [(s.label, s.line) for s in log.stale_captures]
+    assert stale == [("self.temperature", _line_of("# the temperature read"))]
+    assert [(f.category, f.line) for f in findings if f.category == "stale-capture"] == \
+        [("stale-capture", _line_of("# the temperature read"))]

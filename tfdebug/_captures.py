@@ -188,9 +188,19 @@ def _is_user_code(fn) -> bool:
 
 
 def reads(fn, instance=None) -> list[Read]:
-    """The trackable Python values ``fn`` (bound to ``instance``) reads, at their lines."""
+    """The trackable Python values ``fn`` (bound to ``instance``) reads, at their lines.
+
+    When ``fn`` is library code (Keras' train function), the user's own methods it runs
+    (a layer's ``call``, a model's ``train_step``) are read instead.
+    """
     found: dict[tuple, Read] = {}
-    _collect(fn, instance, 0, set(), found)
+    seen: set = set()
+    if _is_user_code(fn):
+        _collect(fn, instance, 0, seen, found)
+    else:
+        from ._effects import user_entry_points
+        for user_fn, bound in user_entry_points(fn, instance):
+            _collect(user_fn, bound, 1, seen, found)
     return list(found.values())
 
 

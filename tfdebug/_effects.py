@@ -715,6 +715,27 @@ def find(fn, instance=None) -> list[Effect]:
     return finder.effects
 
 
+def user_entry_points(fn, instance=None) -> list[tuple]:
+    """``(function, instance)`` pairs of the user's code that a library-made traced function
+    (Keras' train function, a tf.data wrapper) runs: the user-defined ``call``/``train_step``/...
+    of the Keras layers it captures (bound to each layer) and the user functions it captures.
+    """
+    pairs = []
+    try:
+        for value in _closure_values(fn) + ([instance] if instance is not None else []):
+            if is_layer(value):
+                for sub in _sublayers(value):
+                    for name in ENTRY_METHODS:
+                        method = getattr(type(sub), name, None)
+                        if _is_user_function(method):
+                            pairs.append((method, sub))
+            elif _is_user_function(value):
+                pairs.append((value, None))
+    except Exception:  # noqa: BLE001 - nothing found is the safe answer
+        log.debug("tfdebug: looking for user code in %r failed", fn, exc_info=True)
+    return pairs
+
+
 def _closure_values(fn, depth: int = 3) -> list:
     """Values captured by library wrappers (Keras' train function -> the model), searched
     through nested closures and bound methods."""

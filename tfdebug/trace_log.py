@@ -303,9 +303,13 @@ class TraceLogger(Scope):
             stale = StaleCapture(read.label, read.kind, read.file, read.line, read.function,
                                  self._state.traced_name.get(group, "?"), snap.shown, now)
             with self._state.lock:
-                if seen_key in self._state.stale_seen:
+                # one report per line and change: Keras' nested train functions (and two
+                # tf.functions sharing a helper) read the same value at the same line
+                change_key = (read.key, snap.shown, now)
+                if seen_key in self._state.stale_seen or change_key in self._state.stale_seen:
+                    self._state.stale_seen.add(seen_key)
                     continue
-                self._state.stale_seen.add(seen_key)
+                self._state.stale_seen.update((seen_key, change_key))
                 self._state.stale.append(stale)
             found.append(stale)
         for stale in found:
