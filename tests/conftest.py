@@ -30,6 +30,12 @@ def switches_restored():
         problems.append(f"{eager_module.active_entries()} eager()/graph() entries left open")
     if tracing.active() or _tf.trace_hook_installed():
         problems.append("trace hook still installed")
+    if _tf.tensor_format_hooked():
+        problems.append("graph-tensor formatting still hooked")
+    if _tf.trace_caches_redirected():
+        problems.append("trace caches still redirected")
+    if _tf.layer_call_hooked():
+        problems.append("Keras layer-call hook still installed")
     if problems:
         tf.config.run_functions_eagerly(before[0])
         pytest.fail("switches not restored: " + "; ".join(problems))

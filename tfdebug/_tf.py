@@ -636,7 +636,7 @@ def remove_tensor_format_hook(hook) -> None:
     with _format_lock:
         hooks = list(_format_hooks)
         for index in range(len(hooks) - 1, -1, -1):
-            if hooks[index][0] is hook:
+            if hooks[index][0] == hook:  # bound methods are equal, never identical
                 del hooks[index]
                 break
         _format_hooks = tuple(hooks)
@@ -788,6 +788,10 @@ def install_layer_call_hook(before, after) -> bool:
         cls.__call__ = __call__
         _layer_hook.update(count=1, original=original, cls=cls)
         return True
+
+
+def layer_call_hooked() -> bool:
+    return bool(_layer_hook["count"])
 
 
 def uninstall_layer_call_hook() -> None:
