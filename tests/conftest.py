@@ -58,3 +58,48 @@ def line_of(path: str, text: str) -> int:
             if text in line and "_line_of(" not in line:
                 return number
     raise AssertionError(f"{text!r} not in {path}")
+
+
+# -- the reproducer cases (tests/cases, and the held-out tests/cases_extra) -----------------
+
+CASES_EXTRA = os.path.join(ROOT, "tests", "cases_extra")
+
+
+def case_header(path):
+    """(categories, expect, acceptable lines) from a case file's ``# key: value`` header."""
+    import re
+
+    fields = {}
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if not line.startswith("#"):
+                break
+            match = re.match(r"#\s*(\w+):\s*(.*)", line)
+            if match:
+                fields.setdefault(match.group(1), match.group(2).strip())
+    lines = {int(n) for n in [fields.get("line", "-"), *fields.get("also", "-").split(",")]
+             if n.strip().isdigit()}
+    return set(fields["category"].split("|")), fields["expect"], lines
+
+
+def case_files(*expects):
+    """Every case of both folders whose ``expect`` is one of ``expects``, by file name."""
+    return sorted((os.path.join(folder, f) for folder in (CASES, CASES_EXTRA)
+                   for f in os.listdir(folder)
+                   if f.endswith(".py") and case_header(os.path.join(folder, f))[1] in expects),
+                  key=os.path.basename)
+
+
+def run_cases(cases, folder):
+    """{case: (CompletedProcess, report dict)} of `tfdebug run --report` on each, 3 at a time."""
+    import concurrent.futures
+    import json
+
+    def run_one(case):
+        report = os.path.join(folder, os.path.basename(case) + ".json")
+        proc = run_tfdebug("run", "--report", report, case, cwd=folder, timeout=300)
+        with open(report, encoding="utf-8") as fh:
+            return proc, json.load(fh)
+
+    with concurrent.futures.ThreadPoolExecutor(3) as pool:
+        return dict(zip(cases, pool.map(run_one, cases)))

@@ -4,41 +4,21 @@ Cases come from tests/cases and the held-out tests/cases_extra. `expect: warning
 script runs and the report has a diagnostic of the header's category at one of its lines
 in the case file. `expect: clean`: the script runs and no diagnostic has that category.
 """
-import concurrent.futures
-import json
 import os
 
 import pytest
 
-from conftest import CASES, ROOT, run_tfdebug
-from test_cases_errors import _header
-
-CASES_EXTRA = os.path.join(ROOT, "tests", "cases_extra")
+from conftest import case_files, case_header, run_cases
 
 # Cases no general rule gets right yet: {file name: reason}. Strict, so a fix shows up.
 KNOWN_FAILURES: dict[str, str] = {}
 
-
-def _cases(folder):
-    files = (os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".py"))
-    return sorted(f for f in files if _header(f)[1] in ("warning", "clean"))
-
-
-CASE_FILES = _cases(CASES) + _cases(CASES_EXTRA)
-
-
-def _run(case, tmp):
-    report = os.path.join(tmp, os.path.basename(case) + ".json")
-    proc = run_tfdebug("run", "--report", report, case, cwd=tmp, timeout=300)
-    with open(report, encoding="utf-8") as fh:
-        return proc, json.load(fh)
+CASE_FILES = case_files("warning", "clean")
 
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    tmp = str(tmp_path_factory.mktemp("reports"))
-    with concurrent.futures.ThreadPoolExecutor(3) as pool:
-        return dict(zip(CASE_FILES, pool.map(lambda c: _run(c, tmp), CASE_FILES)))
+    return run_cases(CASE_FILES, str(tmp_path_factory.mktemp("reports")))
 
 
 def _param(case):
@@ -49,7 +29,7 @@ def _param(case):
 
 @pytest.mark.parametrize("case", [_param(c) for c in CASE_FILES])
 def test_case_is_flagged_as_its_header_says(case, results):
-    categories, expect, lines = _header(case)
+    categories, expect, lines = case_header(case)
     proc, report = results[case]
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert report["status"] == "ok"

@@ -15,7 +15,7 @@ from tfdebug import _tf, report, tracing
 from tfdebug.trace_log import (RetracingError, RetracingWarning, StaleCaptureWarning,
                                TraceLogger, trace_logger)
 
-from conftest import ROOT, line_of, run_tfdebug
+from conftest import ROOT, case_header, line_of, run_tfdebug
 
 pytestmark = pytest.mark.smoke  # also run on the oldest supported TensorFlow
 
@@ -774,18 +774,6 @@ def test_example_fixed_version_traces_each_function_once(tmp_path):
 
 # -- the shared reproducers ----------------------------------------------------------------
 
-def _header(path):
-    keys = {}
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if not line.startswith("#"):
-                break
-            key, _, value = line[1:].partition(":")
-            keys[key.strip()] = value.strip()
-    lines = {int(v) for v in [keys["line"], *keys["also"].split(",")] if v.strip().isdigit()}
-    return set(keys["category"].split("|")), keys["expect"], lines
-
-
 @pytest.mark.parametrize("case", [
     "027_variable_on_first_call_traces_twice.py",
     "028_retrace_python_float_argument.py",
@@ -794,7 +782,7 @@ def _header(path):
 ])
 def test_reproducers_get_the_expected_trace_log_diagnosis(case, tmp_path):
     path = os.path.join(ROOT, "tests", "cases", case)
-    categories, expect, lines = _header(path)
+    categories, expect, lines = case_header(path)
     ours = {"retracing", "stale-capture"}
     out = tmp_path / "r.json"
     result = run_tfdebug("run", "--report", str(out), path, cwd=str(tmp_path))
