@@ -44,8 +44,8 @@ def _notes(exc):
     return [n for n in getattr(exc, "__notes__", []) if n.startswith("tfdebug")]
 
 
-def test_scope_adds_a_note_and_reraises_the_same_object():
-    cause = KeyError("why")
+def _fail_inside_explain(cause=None):
+    """Raise a real graph error inside ``explain()``; return (what reached us, what was raised)."""
     captured = {}
     with pytest.raises(ValueError) as info:
         with tfdebug.explain():
@@ -53,9 +53,15 @@ def test_scope_adds_a_note_and_reraises_the_same_object():
                 _truthy(tf.constant(3))
             except ValueError as exc:
                 captured["exc"], captured["args"] = exc, exc.args
-                exc.__cause__ = cause
+                if cause is not None:
+                    exc.__cause__ = cause
                 raise
-    exc = info.value
+    return info.value, captured
+
+
+def test_scope_adds_a_note_and_reraises_the_same_object():
+    cause = KeyError("why")
+    exc, captured = _fail_inside_explain(cause)
     assert exc is captured["exc"] and exc.args == captured["args"] and exc.__cause__ is cause
     (note,) = _notes(exc)
     assert note.startswith("tfdebug TFD102 tensor-as-bool:")
@@ -108,16 +114,9 @@ def test_injected_internal_failure_leaves_the_exception_untouched(monkeypatch, t
         monkeypatch.setattr(diagnose_module, "_diagnose", boom)
     else:
         monkeypatch.setattr(sys.modules["tfdebug.render"], "diagnosis_text", boom)
-    captured = {}
-    with pytest.raises(ValueError) as info:
-        with tfdebug.explain():
-            try:
-                _truthy(tf.constant(3))
-            except ValueError as exc:
-                captured["exc"], captured["args"] = exc, exc.args
-                raise
-    assert info.value is captured["exc"] and info.value.args == captured["args"]
-    assert getattr(info.value, "__notes__", []) == []
+    exc, captured = _fail_inside_explain()
+    assert exc is captured["exc"] and exc.args == captured["args"]
+    assert getattr(exc, "__notes__", []) == []
 
 
 def test_tfdebug_off_disables_everything(monkeypatch):

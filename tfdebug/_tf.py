@@ -376,27 +376,27 @@ def _data_function(fn):
         from tensorflow.python.data.ops.structured_function import StructuredFunctionWrapper
     except ImportError:
         return None
-    for cell in getattr(fn, "__closure__", None) or ():
-        try:
-            value = cell.cell_contents
-        except ValueError:
-            continue
-        if isinstance(value, StructuredFunctionWrapper):
-            return getattr(value, "_func", None)
-    return None
+    wrapper = _closure_value(fn, lambda value: isinstance(value, StructuredFunctionWrapper))
+    return getattr(wrapper, "_func", None)
 
 
 def _replica_function(fn):
     """The user's tf.function that ``strategy.run`` re-wrapped to run on each replica."""
     if not getattr(fn, "__qualname__", "").endswith("call_for_each_replica.<locals>.wrapped_fn"):
         return None
+    function = _closure_value(fn, is_tf_function)
+    return function.python_function if function is not None else None
+
+
+def _closure_value(fn, wanted):
+    """The first value captured by ``fn``'s closure for which ``wanted(value)``, or None."""
     for cell in getattr(fn, "__closure__", None) or ():
         try:
             value = cell.cell_contents
-        except ValueError:
+        except ValueError:  # an empty cell
             continue
-        if is_tf_function(value):
-            return value.python_function
+        if wanted(value):
+            return value
     return None
 
 
