@@ -22,7 +22,9 @@ def test_matching_nested_outputs_and_readable_table():
                 "parts": [x[:1], x[1:]]}
 
     result = tfdebug.compare(stats, tf.constant([1.0, 2.0, 6.0]), repeats=5)
-    assert result.match and result.outputs_match and not result.recipes
+    assert result.match and result.outputs_match
+    # A function this small is near 1.0x either way; only the timing verdict may flip.
+    assert set(result.recipes) <= {"TFD403"}
     paths = [leaf.path for leaf in result.outputs]
     assert paths == ["output['mean']", "output['parts'][0]", "output['parts'][1]",
                      "output['range'].low", "output['range'].high"]

@@ -8,7 +8,7 @@ import pytest
 
 from tfdebug import lint, recipebook
 
-from conftest import CASES, ROOT, run_tfdebug
+from conftest import CASES, CASES_EXTRA, ROOT, run_tfdebug
 
 FIXED = os.path.join(ROOT, "tests", "lint_fixed")
 EXAMPLES = os.path.join(ROOT, "examples")
@@ -95,6 +95,26 @@ def test_no_finding_of_the_category_on_cases_that_work(case):
     assert not [f.text() for f in findings if f.category in categories]
     if expect == "none":
         assert not findings, [f.text() for f in findings]
+
+
+# Held-out cases (written after the linter's checks) whose pitfall the source shows.
+EXTRA_SOURCE_VISIBLE = {
+    "x301_iter_zip_over_tensors_in_train_step.py": "TFD111",
+    "x304_variable_creation_dense_layer_inside_function.py": "TFD136",
+    "x305_string_format_percent_of_tensor_step.py": "TFD177",
+    "x306_keras_predict_inside_tf_function.py": "TFD167",
+    "x308_out_of_scope_global_cache_across_functions.py": "TFD302",
+    "x310_side_effect_history_append_in_keras_train_step.py": "TFD302",
+}
+
+
+@pytest.mark.parametrize("case", sorted(EXTRA_SOURCE_VISIBLE))
+def test_finds_held_out_case_at_its_line(case):
+    path = os.path.join(CASES_EXTRA, case)
+    _, _, fields = header(path)
+    lines = {int(fields["line"])} | {int(a) for a in fields["also"].split(",") if a.strip().isdigit()}
+    found = [(f.line, f.code) for f in lint.lint_file(path)]
+    assert any(line in lines and code == EXTRA_SOURCE_VISIBLE[case] for line, code in found), found
 
 
 def test_fixed_versions_are_clean():
@@ -428,3 +448,37 @@ def test_keras_package_source_does_not_crash():
 def test_pre_commit_hook_runs_tfdebug_lint():
     text = open(os.path.join(ROOT, ".pre-commit-hooks.yaml"), encoding="utf-8").read()
     assert "id: tfdebug-lint" in text and "entry: tfdebug lint" in text and "types: [python]" in text
+
+
+def test_item_assignment_and_self_containers_in_traced_code():
+    found = codes(
+        "cache = {}\n"
+        "@tf.function\n"
+        "def fit(x):\n"
+        "    cache['scale'] = tf.reduce_max(x)\n"
+        "    return x\n"
+        "class M(keras.Model):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.history = []\n"
+        "        self.dense = keras.layers.Dense(1)\n"
+        "    def train_step(self, data):\n"
+        "        local = []\n"
+        "        local.append(data)\n"
+        "        self.history.append(data)\n"
+        "        return {}\n")
+    assert found == [(4, "TFD302"), (14, "TFD302")]
+
+
+def test_numeric_percent_format_and_keras_loops_in_traced_code():
+    found = codes(
+        "model = keras.Sequential([keras.layers.Dense(1)])\n"
+        "@tf.function\n"
+        "def f(step):\n"
+        "    a = 'step %d' % step\n"
+        "    b = 'step %s' % step\n"
+        "    c = 'plain %d' % 3\n"
+        "    return model.predict(step)\n"
+        "model.predict(tf.ones([1, 1]))\n"
+        "f(tf.constant(1))\n")
+    assert found == [(4, "TFD177"), (5, "TFD175"), (7, "TFD167")]

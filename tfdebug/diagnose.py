@@ -271,6 +271,9 @@ def _is_user(filename) -> bool:
 
 _KERAS_CONSTRUCTORS = re.compile(r"(^|\.)(layers|optimizers|models)\.[A-Z]\w*$|(^|\.)(Sequential|Model)$")
 _PY_FUNCTIONS = ("py_function", "numpy_function", "py_func")
+# Keras' own loops: they iterate, convert to NumPy and branch in Python, so not traceable.
+_KERAS_LOOPS = frozenset({"fit", "evaluate", "predict", "predict_on_batch", "train_on_batch",
+                          "test_on_batch"})
 
 
 # -- tags: facts about where the error happened ------------------------------------------
@@ -299,6 +302,8 @@ def _line_tags(location: Location | None) -> set[str]:
                 tags.add("enumerate")
             if _KERAS_CONSTRUCTORS.search(name):
                 tags.add("keras-constructor")
+            if isinstance(node.func, ast.Attribute) and node.func.attr in _KERAS_LOOPS:
+                tags.add("keras-loop")
         elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
             tags.add("comprehension")
         elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
@@ -318,12 +323,27 @@ def _line_tags(location: Location | None) -> set[str]:
                 tags.add("loop-carried")
         node = parent
     if function is not None:
+        if _constructor_binding(tree, function, nodes) is not None:
+            tags.add("keras-constructor")
         for name, call in _calls_in(tree, function):
             if name.endswith("set_seed"):
                 tags.add("set-seed")
             if name.endswith(".append") and _inside_loop(call, parents, function):
                 tags.add("append-in-loop")
     return tags
+
+
+def _constructor_binding(tree: ast.AST, function: ast.AST, nodes) -> ast.stmt | None:
+    """The assignment ``layer = keras.layers.Dense(4)`` in ``function`` of a name the
+    offending line calls (``layer(x)``): the weights are made by the call, the cause is there."""
+    called = {n.func.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    if not called:
+        return None
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                and _assigned_names(node) & called and _KERAS_CONSTRUCTORS.search(_dotted(node.value.func)):
+            return node
+    return None
 
 
 def _inside_loop(node: ast.AST, parents, stop: ast.AST) -> bool:
@@ -465,6 +485,19 @@ def _locate_append_in_loop(extracted, location, frames):
         return None
     node = min(appends, key=lambda n: (n.lineno, n.col_offset))
     return Location(location.file, node.lineno, location.function)
+
+
+def _locate_keras_constructor(extracted, location, frames):
+    tree = _tree(location.file)
+    stmt = _statement_at(tree, location.line) if tree else None
+    function = _enclosing_function(tree, location.line) if stmt else None
+    if function is None:
+        return None
+    nodes = _line_nodes(stmt, location.line)
+    if any(isinstance(n, ast.Call) and _KERAS_CONSTRUCTORS.search(_dotted(n.func)) for n in nodes):
+        return None  # constructed on the offending line itself
+    binding = _constructor_binding(tree, function, nodes)
+    return Location(location.file, binding.lineno, location.function) if binding else None
 
 
 def _locate_set_seed(extracted, location, frames):
@@ -609,6 +642,7 @@ def _formats_names(node: ast.AST, names: set[str]) -> bool:
 _LOCATORS = {
     "append-in-loop": _locate_append_in_loop,
     "set-seed": _locate_set_seed,
+    "keras-constructor": _locate_keras_constructor,
     "yield": _locate_yield,
     "py-function": _locate_py_function,
     "keras-call-tf-function": _locate_keras_call_tf_function,

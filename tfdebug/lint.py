@@ -64,6 +64,8 @@ CHECKS: dict[str, tuple[str, str]] = {
     "py-function-shape": ("TFD170", "unknown-shape"),
     "fstring-tensor": ("TFD175", "string-format"),
     "format-spec-tensor": ("TFD176", "string-format"),
+    "percent-format-tensor": ("TFD177", "string-format"),
+    "keras-loop-in-graph": ("TFD167", "keras-misuse"),
     "tf-function-in-loop": ("TFD204", "retracing"),
     "shape-changing-arg": ("TFD200", "retracing"),
     "python-scalar-arg": ("TFD202", "retracing"),
@@ -193,6 +195,9 @@ _GRAPH_LOOP_SHAPE_OPS = {"concat", "stack", "pad", "tile", "repeat", "append"}
 _KERAS_MODEL_CTORS = {"Sequential", "Model", "Functional"}
 _KERAS_BASES = {"Layer", "Model", "Sequential", "Functional"}
 _KERAS_TRACED_METHODS = {"call", "train_step", "test_step", "predict_step"}
+_KERAS_LOOPS = {"fit", "evaluate", "predict", "predict_on_batch", "train_on_batch", "test_on_batch"}
+# `%d`, `%5.2f`, `%x`: %-conversions that need a concrete number (a tensor makes them fail).
+_NUMERIC_PERCENT = re.compile(r"%[-+ #0]*(\d+|\*)?(\.\d+)?[diouxXeEfFgGc]")
 _MUTATORS = {"append", "extend", "insert", "add", "update", "pop", "popitem", "setdefault",
              "clear", "remove", "discard", "appendleft", "extendleft"}
 _NAMED_SHAPE_CTORS = {"range", "zeros", "ones", "fill", "normal", "uniform", "truncated_normal",
@@ -987,8 +992,19 @@ class _Walker:
                            "tf.TensorArray")
             else:
                 self._container_mutation(owner, node, f"`.{func.attr}()`")
+        elif ctx.graph and isinstance(func, ast.Attribute) and func.attr in _MUTATORS \
+                and _self_attribute(func.value) in _init_containers(self.cls):
+            mod.report("container-mutation", node, f"`.{func.attr}()` on `self."
+                       f"{func.value.attr}`, a Python container made in `__init__`: it runs once "
+                       "per trace and stores symbolic tensors; use a keras.metrics.Mean or a "
+                       "tf.Variable")
         if ctx.kind in ("function", "helper") and self.has_tape:
             self._training_flag(node, func)
+        if ctx.graph and isinstance(func, ast.Attribute) and func.attr in _KERAS_LOOPS \
+                and self._is_model(func.value):
+            mod.report("keras-loop-in-graph", node, f"`{_dotted(func)}()` is Keras' own loop and "
+                       "fails inside a tf.function; call the model itself: "
+                       f"`{_dotted(func.value)}(x, training=False)`")
         self._request_helper(node, func)
 
     def _host_call(self, node):
@@ -1142,7 +1158,12 @@ class _Walker:
                 and isinstance(node.left.value, str) and not self.in_raise and not self.in_log):
             right = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
             if any(_is_tensor(self.kind(r)) for r in right):
-                self._string_format(node)
+                if _NUMERIC_PERCENT.search(node.left.value):
+                    self.mod.report("percent-format-tensor", node, "a numeric %-format (`%d`, "
+                                    "`%f`) of a symbolic tensor fails while tracing; use "
+                                    "tf.print or tf.strings.format")
+                else:
+                    self._string_format(node)
         return None
 
     def e_Yield(self, node):
@@ -1214,15 +1235,19 @@ class _Walker:
         if (kind is not None and kind.what in ("list", "dict", "set")) or closure:
             self.mod.report("container-mutation", node, f"{how} on `{owner}`, a Python "
                             "container from outside the traced function: it runs once per "
-                            "trace and stores symbolic tensors; return the values instead")
+                            "trace, not on every call; return the values or use a tf.Variable")
+
+    def _is_model(self, node) -> bool:
+        """Is ``node`` a name bound to a Keras model (``keras.Sequential(...)``, ...)?"""
+        if not isinstance(node, ast.Name):
+            return False
+        kind = self.env.get(node.id) if node.id in self.env else self.mod.env.get(node.id)
+        return kind is not None and kind.what == "model"
 
     def _training_flag(self, node, func):
         if any(kw.arg == "training" or kw.arg is None for kw in node.keywords):
             return
-        kind = None
-        if isinstance(func, ast.Name):
-            kind = self.env.get(func.id) if func.id in self.env else self.mod.env.get(func.id)
-        if kind is not None and kind.what == "model":
+        if self._is_model(func):
             self.mod.report("keras-training-flag", node, f"Keras model `{func.id}` is called in a "
                             "custom training step without `training=`; pass training=True so "
                             "Dropout/BatchNorm train")
@@ -1440,9 +1465,9 @@ def _locally_bound(func) -> set[str]:
             targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
             names.update((a.asname or a.name).split(".")[0] for a in stmt.names)
-        for target in targets:
+        for target in targets:  # `d[k] = v` / `o.a = v` bind nothing: `d` and `o` stay free
             for n in ast.walk(target):
-                if isinstance(n, ast.Name):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                     names.add(n.id)
     return names - declared
 
@@ -1486,6 +1511,26 @@ def _called_not_kept(outer, name) -> bool:
     uses = [n for n in ast.walk(outer) if isinstance(n, ast.Name) and n.id == name
             and isinstance(n.ctx, ast.Load)]
     return bool(uses) and all(id(n) in callees for n in uses)
+
+
+def _self_attribute(node) -> str | None:
+    """``"history"`` for ``self.history``; None for anything else."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return node.attr
+    return None
+
+
+def _init_containers(cls: ast.ClassDef | None) -> set[str]:
+    """Attributes that ``cls.__init__`` sets to a new list/dict/set (``self.history = []``)."""
+    init = _method(cls, "__init__") if cls is not None else None
+    names = set()
+    for stmt in ast.walk(init) if init is not None else ():
+        if isinstance(stmt, ast.Assign) and (
+                isinstance(stmt.value, (ast.List, ast.Dict, ast.Set)) or (
+                    isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)
+                    and stmt.value.func.id in ("list", "dict", "set") and not stmt.value.args)):
+            names.update(filter(None, (_self_attribute(t) for t in stmt.targets)))
+    return names
 
 
 def _method(cls: ast.ClassDef, name: str):

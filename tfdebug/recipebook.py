@@ -46,7 +46,8 @@ TAGS = (
     "shape-index",             # ... indexes a static shape: `x.shape[i]`
     "try-body",                # ... sits in the body of a `try` statement
     "loop-carried",            # ... updates, inside a loop, a variable set before the loop
-    "keras-constructor",       # ... constructs a Keras layer, model or optimizer
+    "keras-constructor",       # ... constructs (or calls a local just made by) a Keras layer
+    "keras-loop",              # ... calls Keras' fit/evaluate/predict/*_on_batch
     "append-in-loop",          # the offending function appends to a list inside a loop
     "set-seed",                # the offending function calls tf.random.set_seed
     "py-function",             # the user's code calls tf.py_function / tf.numpy_function
@@ -55,7 +56,7 @@ TAGS = (
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnose.py's locators).
 LOCATORS = ("append-in-loop", "set-seed", "yield", "py-function", "keras-call-tf-function",
-            "string-format")
+            "string-format", "keras-constructor")
 
 # Message regexes see a bounded window (head and tail) of the message, so a 10 MB message
 # costs what a short one does; AutoGraph and Keras put the useful text near either end.
