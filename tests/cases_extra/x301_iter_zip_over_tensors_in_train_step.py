@@ -1,5 +1,5 @@
 # case: x301_iter_zip_over_tensors_in_train_step
-# source: synthesised from the AutoGraph reference (zip() is not converted: it iterates its tensor arguments in Python)
+# source: synthesised from the AutoGraph limitations reference (https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md): zip() is not converted
 # category: tensor-iteration
 # expect: error
 # raises on TF 2.21: OperatorNotAllowedInGraphError

@@ -1,5 +1,5 @@
 # case: x302_unhashable_lru_cache_helper
-# source: synthesised from https://github.com/tensorflow/tensorflow/issues/38561 (tensors are unhashable since TF 2.0)
+# source: synthesised from https://www.tensorflow.org/guide/function (tensors are not hashable; functools caches hash their arguments)
 # category: unhashable-tensor
 # expect: error
 # raises on TF 2.21: TypeError

@@ -1,5 +1,5 @@
 # case: x303_unknown_length_zeros_of_none_batch
-# source: synthesised from https://github.com/tensorflow/tensorflow/issues/31310 (static shape None under input_signature)
+# source: synthesised from https://www.tensorflow.org/guide/function#controlling_retracing (input_signature with a None dimension)
 # category: unknown-length
 # expect: error
 # raises on TF 2.21: TypeError

@@ -1,5 +1,5 @@
 # case: x304_variable_creation_dense_layer_inside_function
-# source: synthesised from https://github.com/tensorflow/tensorflow/issues/27120 (Keras layers built inside tf.function)
+# source: synthesised from https://www.tensorflow.org/guide/function#creating_tfvariables (a Keras layer built inside the function)
 # category: variable-creation
 # expect: error
 # raises on TF 2.21: ValueError

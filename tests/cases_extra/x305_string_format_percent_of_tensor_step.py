@@ -1,5 +1,5 @@
 # case: x305_string_format_percent_of_tensor_step
-# source: synthesised from https://github.com/tensorflow/tensorflow/issues/35519 (string formatting of symbolic tensors)
+# source: synthesised from https://www.tensorflow.org/guide/function (%-formatting of a symbolic tensor while tracing)
 # category: string-format
 # expect: error
 # raises on TF 2.21: TypeError

@@ -1,5 +1,5 @@
 # case: x306_keras_predict_inside_tf_function
-# source: synthesised from https://github.com/keras-team/keras/issues/19180 (model.predict is a loop of its own, not an op)
+# source: synthesised from https://keras.io/guides/customizing_what_happens_in_fit/ (predict is a loop of its own, not an op)
 # category: keras-misuse
 # expect: error
 # raises on TF 2.21: AttributeError

@@ -1,5 +1,5 @@
 # case: x307_bool_if_on_vector_condition
-# source: synthesised from https://github.com/tensorflow/tensorflow/issues/32546 (if on a non-scalar tensor)
+# source: synthesised from https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md (an if on a tensor needs a scalar bool condition)
 # category: tensor-as-bool
 # expect: error
 # raises on TF 2.21: ValueError

@@ -1,5 +1,5 @@
 # case: x308_out_of_scope_global_cache_across_functions
-# source: synthesised from https://github.com/tensorflow/tensorflow/issues/36574 (a graph tensor kept in a Python global)
+# source: synthesised from https://www.tensorflow.org/guide/function (a graph tensor kept in a Python global dict)
 # category: out-of-scope-tensor
 # expect: error
 # raises on TF 2.21: TypeError

@@ -1,5 +1,5 @@
 # case: x310_side_effect_history_append_in_keras_train_step
-# source: synthesised from https://github.com/keras-team/keras/issues/18475 (Python lists on a model collect placeholders in train_step)
+# source: synthesised from https://keras.io/guides/customizing_what_happens_in_fit/ (train_step is traced once)
 # category: trace-time-side-effect
 # expect: warning
 # raises on TF 2.21: nothing
