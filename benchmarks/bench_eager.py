@@ -6,6 +6,7 @@ in one run, and the ratio of medians is printed.
 
     python benchmarks/bench_eager.py
 """
+import contextlib
 import os
 import statistics
 import time
@@ -16,7 +17,7 @@ import tensorflow as tf  # noqa: E402
 
 import tfdebug  # noqa: E402
 
-CALLS, ROUNDS = 300, 15
+CALLS, ROUNDS = 200, 41
 
 
 @tf.function
@@ -35,12 +36,14 @@ def main() -> None:
     x = tf.random.normal([16, 16])
     step(x)  # trace once, outside any scope
     samples = {"outside": [], "graph()": [], "eager(False)": []}
-    for _ in range(ROUNDS):
-        samples["outside"].append(per_call(x))
-        with tfdebug.graph():
-            samples["graph()"].append(per_call(x))
-        with tfdebug.eager(False):
-            samples["eager(False)"].append(per_call(x))
+    scopes = {"outside": contextlib.nullcontext, "graph()": tfdebug.graph,
+              "eager(False)": lambda: tfdebug.eager(False)}
+    for round_ in range(ROUNDS):
+        # Alternate the order each round: on a busy machine the position in a round matters.
+        names = list(scopes) if round_ % 2 == 0 else list(scopes)[::-1]
+        for name in names:
+            with scopes[name]():
+                samples[name].append(per_call(x))
     base = statistics.median(samples["outside"])
     print(f"per-call time of a traced tf.function, median of {ROUNDS} rounds x {CALLS} calls")
     print(f"  outside any scope : {base * 1e6:8.1f} us")

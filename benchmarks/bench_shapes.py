@@ -52,9 +52,11 @@ def main():
         per_call(fn, x, 20)
 
     probed_times, plain_times = [], []
-    for _ in range(args.rounds):
-        probed_times.append(per_call(probed, x, args.calls))
-        plain_times.append(per_call(plain, x, args.calls))
+    for round_ in range(args.rounds):
+        # ABBA order: the position in a round must favour neither function.
+        pairs = ((probed, probed_times), (plain, plain_times))
+        for fn, times in (pairs if round_ % 2 == 0 else pairs[::-1]):
+            times.append(per_call(fn, x, args.calls))
     a, b = statistics.median(probed_times), statistics.median(plain_times)
     print(f"per call: probed-then-exited {a * 1e6:.1f} us, never probed {b * 1e6:.1f} us")
     print(f"ratio {a / b:.3f} (target <= 1.02)")
