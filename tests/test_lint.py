@@ -482,3 +482,19 @@ def test_numeric_percent_format_and_keras_loops_in_traced_code():
         "model.predict(tf.ones([1, 1]))\n"
         "f(tf.constant(1))\n")
     assert found == [(4, "TFD177"), (5, "TFD175"), (7, "TFD167")]
+
+
+def test_function_made_anew_in_the_loop_sees_the_new_global():
+    found = codes(
+        "x = tf.ones([4])\n"
+        "for epoch in range(3):\n"
+        "    scale = tf.constant(float(epoch))\n"
+        "    step = tf.function(lambda v: tf.reduce_sum(v * scale))\n"
+        "    step(x)\n"
+        "@tf.function\n"
+        "def kept(v):\n"
+        "    return v * scale\n"
+        "for epoch in range(3):\n"
+        "    scale = tf.constant(float(epoch))\n"
+        "    kept(x)\n")
+    assert found == [(4, "TFD204"), (8, "TFD210")]

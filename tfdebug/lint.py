@@ -352,6 +352,7 @@ class _Module:
         self.called_in_loop: set[str] = set()       # functions/methods called inside a loop
         self.relaxed_names: set[str] = set()        # tf.function(...) names with a relaxed signature
         self.loop_assigned_globals: set[str] = set()
+        self.made_in_loop: set[int] = set()         # defs/lambdas re-made on every iteration
         self.calls_set_shape = False
         self.functions: list[ast.AST] = []          # every def, in source order
         self.lambdas: dict[int, list[ast.Lambda]] = {}
@@ -1179,6 +1180,7 @@ class _Walker:
         mod, ctx = self.mod, self.ctx
         if (ctx.graph and ctx.kind in ("function", "helper") and isinstance(node.ctx, ast.Load)
                 and node.id in mod.loop_assigned_globals and node.id not in self.local_names
+                and id(self.func) not in mod.made_in_loop  # a new function sees the new value
                 and node.id not in self.env and node.id not in mod.defs
                 and node.id not in mod.classes and node.id not in mod.aliases):
             mod.report("stale-global", node, f"the global `{node.id}` is reassigned in a loop, but "
@@ -1595,6 +1597,8 @@ def _index(mod: _Module) -> None:
                         mod.calls_set_shape = True
                 elif isinstance(child, ast.Lambda):
                     mod.lambdas.setdefault(child.lineno, []).append(child)
+                    if in_loop:
+                        mod.made_in_loop.add(id(child))
                     if cls is not None:
                         mod.parent_class[id(child)] = cls
                     if func is not None:
@@ -1605,6 +1609,8 @@ def _index(mod: _Module) -> None:
                 continue
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 mod.functions.append(child)
+                if in_loop:
+                    mod.made_in_loop.add(id(child))
                 if cls is not None:
                     mod.parent_class[id(child)] = cls
                 if func is not None:
