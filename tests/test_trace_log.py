@@ -820,3 +820,19 @@ def test_pasted_input_signature_accepts_every_traced_shape(shapes):
     for shape in shapes:
         fixed(tf.ones(shape))
     assert fixed.experimental_get_tracing_count() == 1
+
+
+def test_a_dropped_tf_function_leaves_no_stale_capture():
+    global THRESHOLD
+    try:
+        with trace_logger() as log:
+            for value in (0.5, 0.2, 0.1):
+                THRESHOLD = value
+                fresh = tf.function(keep_above.python_function)  # made anew: reads the new value
+                fresh(tf.constant([0.3, 0.9]))
+            kept = tf.function(keep_above.python_function)
+            kept(tf.constant([0.3, 0.9]))
+            THRESHOLD = 0.7                                      # `kept` is alive and stale
+    finally:
+        THRESHOLD = 0.5
+    assert [(s.label, s.before, s.after) for s in log.stale_captures] == [("THRESHOLD", "0.1", "0.7")]

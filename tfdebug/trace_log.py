@@ -154,7 +154,7 @@ class _State:
         self.records: list[_Record] = []
         self.groups: dict[object, list[_Record]] = {}
         self.warned: set = set()
-        self.snapshots: dict[object, dict] = {}      # group -> {read key: Snapshot}
+        self.snapshots: dict[object, dict] = {}      # group -> {read key: (Snapshot, tf.function key)}
         self.traced_name: dict[object, str] = {}
         self.stale: list[StaleCapture] = []
         self.stale_seen: set = set()
@@ -278,18 +278,22 @@ class TraceLogger(Scope):
             log.debug("tfdebug: stale-capture snapshot failed", exc_info=True)
             return
         if snaps:
+            key = pending.record.key
             with self._state.lock:
-                self._state.snapshots.setdefault(group, {}).update(snaps)
+                self._state.snapshots.setdefault(group, {}).update(
+                    (read_key, (snap, key)) for read_key, snap in snaps.items())
 
     def _check_stale(self, only_group) -> None:
         """Report values that changed since the trace that read them (once each)."""
         if not self.stale:
             return
         with self._state.lock:
-            items = [(g, s) for g, snaps in self._state.snapshots.items()
-                     if only_group is None or g == only_group for s in snaps.values()]
+            items = [(g, s, key) for g, snaps in self._state.snapshots.items()
+                     if only_group is None or g == only_group for s, key in snaps.values()]
         found = []
-        for group, snap in items:
+        for group, snap, key in items:
+            if isinstance(key, weakref.ref) and key() is None:
+                continue  # the tf.function that froze the value is gone: no graph uses it
             seen_key = (group, snap.read.key)
             if seen_key in self._state.stale_seen:
                 continue
