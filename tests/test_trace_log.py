@@ -825,7 +825,7 @@ def test_pasted_input_signature_accepts_every_traced_shape(shapes):
 def test_a_dropped_tf_function_leaves_no_stale_capture():
     global THRESHOLD
     try:
-        with trace_logger() as log:
+        with pytest.warns(StaleCaptureWarning), trace_logger() as log:
             for value in (0.5, 0.2, 0.1):
                 THRESHOLD = value
                 fresh = tf.function(keep_above.python_function)  # made anew: reads the new value
