@@ -526,7 +526,9 @@ def _user_function_named(name: str, frames):
     return None
 
 
-def _locate_yield(extracted, location, frames):
+def _first_in_named_function(extracted, frames, wanted):
+    """The first node ``wanted(node)`` accepts in the user function the message names
+    (``<function f at 0x...>``): for errors raised after tracing, with no user frame."""
     for message in extracted.messages:
         for name in _NAMED_FUNCTION.findall(message[:4096]):
             fn = _user_function_named(name, frames)
@@ -539,10 +541,20 @@ def _locate_yield(extracted, location, frames):
             for node in ast.walk(tree):
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == code.co_name \
                         and node.lineno <= code.co_firstlineno + 20 and (node.end_lineno or 0) >= code.co_firstlineno:
-                    yields = [n for n in ast.walk(node) if isinstance(n, (ast.Yield, ast.YieldFrom))]
-                    if yields:
-                        return Location(code.co_filename, min(n.lineno for n in yields), node.name)
+                    hits = [n for n in ast.walk(node) if wanted(n)]
+                    if hits:
+                        return Location(code.co_filename, min(n.lineno for n in hits), node.name)
     return None
+
+
+def _locate_yield(extracted, location, frames):
+    return _first_in_named_function(extracted, frames,
+                                    lambda n: isinstance(n, (ast.Yield, ast.YieldFrom)))
+
+
+def _locate_return_value(extracted, location, frames):
+    return _first_in_named_function(extracted, frames,
+                                    lambda n: isinstance(n, ast.Return) and n.value is not None)
 
 
 def _user_files(extracted) -> list[str]:
@@ -644,6 +656,7 @@ _LOCATORS = {
     "set-seed": _locate_set_seed,
     "keras-constructor": _locate_keras_constructor,
     "yield": _locate_yield,
+    "return-value": _locate_return_value,
     "py-function": _locate_py_function,
     "keras-call-tf-function": _locate_keras_call_tf_function,
     "string-format": _locate_string_format,
