@@ -105,6 +105,7 @@ EXTRA_SOURCE_VISIBLE = {
     "x306_keras_predict_inside_tf_function.py": "TFD167",
     "x308_out_of_scope_global_cache_across_functions.py": "TFD302",
     "x310_side_effect_history_append_in_keras_train_step.py": "TFD302",
+    "x608_unhashable_list_indexed_by_label_in_map.py": "TFD119",
 }
 
 
@@ -115,6 +116,14 @@ def test_finds_held_out_case_at_its_line(case):
     lines = {int(fields["line"])} | {int(a) for a in fields["also"].split(",") if a.strip().isdigit()}
     found = [(f.line, f.code) for f in lint.lint_file(path)]
     assert any(line in lines and code == EXTRA_SOURCE_VISIBLE[case] for line, code in found), found
+
+
+@pytest.mark.parametrize("case", sorted(f for f in os.listdir(CASES_EXTRA) if f.endswith(".py")
+                                         and header(os.path.join(CASES_EXTRA, f))[1] == "clean"))
+def test_no_finding_of_the_category_on_held_out_clean_cases(case):
+    categories, _, _ = header(os.path.join(CASES_EXTRA, case))
+    findings = lint.lint_file(os.path.join(CASES_EXTRA, case))
+    assert not [f.text() for f in findings if f.category in categories]
 
 
 def test_fixed_versions_are_clean():
@@ -498,3 +507,36 @@ def test_function_made_anew_in_the_loop_sees_the_new_global():
         "    scale = tf.constant(float(epoch))\n"
         "    kept(x)\n")
     assert found == [(4, "TFD204"), (8, "TFD210")]
+
+
+def test_branches_that_never_run_while_tracing_are_quiet_and_their_else_is_not():
+    found = codes(
+        "VERBOSE = False\n"
+        "history = []\n"
+        "@tf.function\n"
+        "def step(x):\n"
+        "    if tf.executing_eagerly():\n"
+        "        print('eager', x)\n"
+        "        history.append(x)\n"
+        "    else:\n"
+        "        print('tracing')\n"
+        "    if not tf.executing_eagerly():\n"
+        "        print('tracing too')\n"
+        "    else:\n"
+        "        history.append(x)\n"
+        "    if VERBOSE:\n"
+        "        print('verbose')\n"
+        "    return x\n"
+        "step(tf.constant(1.0))\n")
+    assert found == [(9, "TFD300"), (11, "TFD300")]
+    rebound = codes(
+        "VERBOSE = False\n"
+        "@tf.function\n"
+        "def step(x):\n"
+        "    if VERBOSE:\n"
+        "        print('verbose')\n"
+        "    return x\n"
+        "for i in range(3):\n"
+        "    VERBOSE = i > 1\n"
+        "    step(tf.constant(1.0))\n")
+    assert (5, "TFD300") in rebound

@@ -66,6 +66,7 @@ CHECKS: dict[str, tuple[str, str]] = {
     "format-spec-tensor": ("TFD176", "string-format"),
     "percent-format-tensor": ("TFD177", "string-format"),
     "keras-loop-in-graph": ("TFD167", "keras-misuse"),
+    "list-index-tensor": ("TFD119", "unhashable-tensor"),
     "tf-function-in-loop": ("TFD204", "retracing"),
     "shape-changing-arg": ("TFD200", "retracing"),
     "python-scalar-arg": ("TFD202", "retracing"),
@@ -635,7 +636,12 @@ class _Walker:
         ctx, mod = self.ctx, self.mod
         self.expr(node.test)
         test_kind = self.kind(node.test)
-        eager_guard = _mentions(node.test, "executing_eagerly")
+        # Branches that never run while tracing: `if tf.executing_eagerly():` (its `else` does
+        # run), and `if DEBUG:` on a module constant that is falsy and never reassigned.
+        negated = isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not)
+        eager_test = _mentions(node.test, "executing_eagerly")
+        body_dead = (eager_test and not negated) or _falsy_constant(mod, node.test)
+        else_dead = eager_test and negated
         if _is_tensor(test_kind):
             self._bool_context(node.test, node, "an `if` condition")
             if ctx.converted and test_kind.dtype in ("int", "float", "string") and not isinstance(
@@ -645,14 +651,15 @@ class _Walker:
                            )
         before = dict(self.env)
         bound_before = set(self.assigned)
-        self.eager_guard += eager_guard
         self.if_depth += 1
+        self.eager_guard += body_dead
         self.block(node.body)
+        self.eager_guard += else_dead - body_dead
         body_env, body_assigned = self.env, self.assigned
         self.env, self.assigned = dict(before), set(bound_before)
         self.block(node.orelse)
         self.if_depth -= 1
-        self.eager_guard -= eager_guard
+        self.eager_guard -= else_dead
         else_env, else_assigned = self.env, self.assigned
         if ctx.converted and _is_tensor(test_kind):
             self._branch_checks(node, bound_before, body_assigned, else_assigned)
@@ -994,7 +1001,7 @@ class _Walker:
             else:
                 self._container_mutation(owner, node, f"`.{func.attr}()`")
         elif ctx.graph and isinstance(func, ast.Attribute) and func.attr in _MUTATORS \
-                and _self_attribute(func.value) in _init_containers(self.cls):
+                and not self.eager_guard and _self_attribute(func.value) in _init_containers(self.cls):
             mod.report("container-mutation", node, f"`.{func.attr}()` on `self."
                        f"{func.value.attr}`, a Python container made in `__init__`: it runs once "
                        "per trace and stores symbolic tensors; use a keras.metrics.Mean or a "
@@ -1122,6 +1129,11 @@ class _Walker:
             if base is not None and base.what == "dict" and _is_tensor(self.kind(node.slice)):
                 self.mod.report("unhashable", node, "a symbolic tensor used as a dict key; use a "
                                 "tf.lookup table (or `tensor.ref()` as the key)")
+            elif base is not None and base.what in ("list", "tuple") and _is_tensor(
+                    self.kind(node.slice)):
+                self.mod.report("list-index-tensor", node, "a Python list indexed with a "
+                                "symbolic tensor fails while tracing; make it a tensor and use "
+                                "tf.gather")
         return None
 
     def e_Dict(self, node):
@@ -1226,8 +1238,8 @@ class _Walker:
         return self.if_depth > 0
 
     def _container_mutation(self, owner, node, how):
-        if _mentions(node, "executing_eagerly"):
-            return  # a probe recording whether this ran eagerly: the point is the trace
+        if _mentions(node, "executing_eagerly") or self.eager_guard:
+            return  # a probe recording whether this ran eagerly, or code that never traces
         if owner in self.assigned or owner in self.local_names or owner in self.env:
             return
         if owner in ("self", "cls") or owner in self.mod.aliases:
@@ -1411,6 +1423,32 @@ def _dotted(node) -> str:
     """``a.b.c`` for an attribute chain rooted at a name, else ""."""
     parts, rooted = attribute_chain(node)
     return ".".join(parts) if rooted else ""
+
+
+def _falsy_constant(mod, test) -> bool:
+    """Is ``test`` a flag that is off for good: a module name bound once to False/None/0/""
+    (``DEBUG``), or such a class attribute read through a module-level instance
+    (``cfg.keep_history`` with ``cfg = Config()``), that nothing rebinds?"""
+    if isinstance(test, ast.Name):
+        value = _single_binding(mod.tree.body, test.id)
+        return isinstance(value, ast.Constant) and not value.value \
+            and test.id not in mod.loop_assigned_globals and not any(
+                isinstance(n, ast.Global) and test.id in n.names for n in ast.walk(mod.tree))
+    if isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name):
+        instance = _single_binding(mod.tree.body, test.value.id)
+        cls = mod.classes.get(getattr(getattr(instance, "func", None), "id", None))
+        value = _single_binding(cls.body, test.attr) if cls is not None else None
+        return isinstance(value, ast.Constant) and not value.value and not any(
+            isinstance(n, ast.Attribute) and n.attr == test.attr and isinstance(n.ctx, ast.Store)
+            for n in ast.walk(mod.tree))
+    return False
+
+
+def _single_binding(body, name):
+    """The value of the one ``name = value`` among ``body``'s statements, else None."""
+    values = [stmt.value for stmt in body if isinstance(stmt, ast.Assign)
+              and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)]
+    return values[0] if len(values) == 1 else None
 
 
 def _mentions(node, attr: str) -> bool:
