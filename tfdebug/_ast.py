@@ -3,6 +3,11 @@ from __future__ import annotations
 
 import ast
 
+# Keras' own loops: they iterate, convert to NumPy and branch in Python, so they cannot run
+# inside a tf.function (diagnose blames them, lint flags them).
+KERAS_LOOPS = frozenset({"fit", "evaluate", "predict", "predict_on_batch", "train_on_batch",
+                         "test_on_batch"})
+
 
 def attribute_chain(node: ast.AST) -> tuple[list[str], bool]:
     """The names of ``a.b.c`` as ``(["a", "b", "c"], True)``.

@@ -31,7 +31,7 @@ import re
 import sys
 
 from . import _frames, recipebook
-from ._ast import attribute_chain
+from ._ast import KERAS_LOOPS, attribute_chain
 from .report import Finding
 
 log = logging.getLogger("tfdebug")
@@ -271,9 +271,6 @@ def _is_user(filename) -> bool:
 
 _KERAS_CONSTRUCTORS = re.compile(r"(^|\.)(layers|optimizers|models)\.[A-Z]\w*$|(^|\.)(Sequential|Model)$")
 _PY_FUNCTIONS = ("py_function", "numpy_function", "py_func")
-# Keras' own loops: they iterate, convert to NumPy and branch in Python, so not traceable.
-_KERAS_LOOPS = frozenset({"fit", "evaluate", "predict", "predict_on_batch", "train_on_batch",
-                          "test_on_batch"})
 
 
 # -- tags: facts about where the error happened ------------------------------------------
@@ -302,7 +299,7 @@ def _line_tags(location: Location | None) -> set[str]:
                 tags.add("enumerate")
             if _KERAS_CONSTRUCTORS.search(name):
                 tags.add("keras-constructor")
-            if isinstance(node.func, ast.Attribute) and node.func.attr in _KERAS_LOOPS:
+            if isinstance(node.func, ast.Attribute) and node.func.attr in KERAS_LOOPS:
                 tags.add("keras-loop")
         elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
             tags.add("comprehension")

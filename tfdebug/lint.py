@@ -28,7 +28,7 @@ import os
 import re
 import tokenize
 
-from ._ast import attribute_chain
+from ._ast import KERAS_LOOPS, attribute_chain
 
 log = logging.getLogger("tfdebug")
 
@@ -196,7 +196,6 @@ _GRAPH_LOOP_SHAPE_OPS = {"concat", "stack", "pad", "tile", "repeat", "append"}
 _KERAS_MODEL_CTORS = {"Sequential", "Model", "Functional"}
 _KERAS_BASES = {"Layer", "Model", "Sequential", "Functional"}
 _KERAS_TRACED_METHODS = {"call", "train_step", "test_step", "predict_step"}
-_KERAS_LOOPS = {"fit", "evaluate", "predict", "predict_on_batch", "train_on_batch", "test_on_batch"}
 # `%d`, `%5.2f`, `%x`: %-conversions that need a concrete number (a tensor makes them fail).
 _NUMERIC_PERCENT = re.compile(r"%[-+ #0]*(\d+|\*)?(\.\d+)?[diouxXeEfFgGc]")
 _MUTATORS = {"append", "extend", "insert", "add", "update", "pop", "popitem", "setdefault",
@@ -1008,7 +1007,7 @@ class _Walker:
                        "tf.Variable")
         if ctx.kind in ("function", "helper") and self.has_tape:
             self._training_flag(node, func)
-        if ctx.graph and isinstance(func, ast.Attribute) and func.attr in _KERAS_LOOPS \
+        if ctx.graph and isinstance(func, ast.Attribute) and func.attr in KERAS_LOOPS \
                 and self._is_model(func.value):
             mod.report("keras-loop-in-graph", node, f"`{_dotted(func)}()` is Keras' own loop and "
                        "fails inside a tf.function; call the model itself: "
