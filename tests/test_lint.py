@@ -540,3 +540,21 @@ def test_branches_that_never_run_while_tracing_are_quiet_and_their_else_is_not()
         "    VERBOSE = i > 1\n"
         "    step(tf.constant(1.0))\n")
     assert (5, "TFD300") in rebound
+
+
+def test_a_flag_rebound_elsewhere_is_not_off_for_good():
+    source = ("VERBOSE = False\n"
+              "class Config:\n"
+              "    keep = False\n"
+              "cfg = Config()\n"
+              "@tf.function\n"
+              "def step(x):\n"
+              "    if VERBOSE:\n"
+              "        print('verbose')\n"
+              "    if cfg.keep:\n"
+              "        print('keep')\n"
+              "    return x\n"
+              "step(tf.constant(1.0))\n")
+    assert codes(source) == []
+    rebinding = "def louder():\n    global VERBOSE\n    VERBOSE = True\ncfg.keep = True\n"
+    assert codes(source + rebinding) == [(8, "TFD300"), (10, "TFD300")]

@@ -490,10 +490,8 @@ def _locate_keras_constructor(extracted, location, frames):
     function = _enclosing_function(tree, location.line) if stmt else None
     if function is None:
         return None
-    nodes = _line_nodes(stmt, location.line)
-    if any(isinstance(n, ast.Call) and _KERAS_CONSTRUCTORS.search(_dotted(n.func)) for n in nodes):
-        return None  # constructed on the offending line itself
-    binding = _constructor_binding(tree, function, nodes)
+    # None when the line constructs the layer itself (`Dense(1)(x)` calls a call, not a name)
+    binding = _constructor_binding(tree, function, _line_nodes(stmt, location.line))
     return Location(location.file, binding.lineno, location.function) if binding else None
 
 

@@ -353,6 +353,8 @@ class _Module:
         self.relaxed_names: set[str] = set()        # tf.function(...) names with a relaxed signature
         self.loop_assigned_globals: set[str] = set()
         self.made_in_loop: set[int] = set()         # defs/lambdas re-made on every iteration
+        self.declared_globals: set[str] = set()     # names in any `global` statement
+        self.stored_attrs: set[str] = set()         # attribute names assigned anywhere (`o.a = v`)
         self.calls_set_shape = False
         self.functions: list[ast.AST] = []          # every def, in source order
         self.lambdas: dict[int, list[ast.Lambda]] = {}
@@ -631,6 +633,12 @@ class _Walker:
         elif isinstance(target, ast.Subscript):
             self.expr(target)
 
+    def _block_maybe_dead(self, body, dead: bool):
+        """Walk ``body``; when it never runs while tracing, its trace-time checks stay quiet."""
+        self.eager_guard += dead
+        self.block(body)
+        self.eager_guard -= dead
+
     def s_If(self, node):
         ctx, mod = self.ctx, self.mod
         self.expr(node.test)
@@ -651,14 +659,11 @@ class _Walker:
         before = dict(self.env)
         bound_before = set(self.assigned)
         self.if_depth += 1
-        self.eager_guard += body_dead
-        self.block(node.body)
-        self.eager_guard += else_dead - body_dead
+        self._block_maybe_dead(node.body, body_dead)
         body_env, body_assigned = self.env, self.assigned
         self.env, self.assigned = dict(before), set(bound_before)
-        self.block(node.orelse)
+        self._block_maybe_dead(node.orelse, else_dead)
         self.if_depth -= 1
-        self.eager_guard -= else_dead
         else_env, else_assigned = self.env, self.assigned
         if ctx.converted and _is_tensor(test_kind):
             self._branch_checks(node, bound_before, body_assigned, else_assigned)
@@ -1003,8 +1008,7 @@ class _Walker:
                 and not self.eager_guard and _self_attribute(func.value) in _init_containers(self.cls):
             mod.report("container-mutation", node, f"`.{func.attr}()` on `self."
                        f"{func.value.attr}`, a Python container made in `__init__`: it runs once "
-                       "per trace and stores symbolic tensors; use a keras.metrics.Mean or a "
-                       "tf.Variable")
+                       "per trace, not on every call; use a keras.metrics.Mean or a tf.Variable")
         if ctx.kind in ("function", "helper") and self.has_tape:
             self._training_flag(node, func)
         if ctx.graph and isinstance(func, ast.Attribute) and func.attr in KERAS_LOOPS \
@@ -1431,15 +1435,13 @@ def _falsy_constant(mod, test) -> bool:
     if isinstance(test, ast.Name):
         value = _single_binding(mod.tree.body, test.id)
         return isinstance(value, ast.Constant) and not value.value \
-            and test.id not in mod.loop_assigned_globals and not any(
-                isinstance(n, ast.Global) and test.id in n.names for n in ast.walk(mod.tree))
+            and test.id not in mod.loop_assigned_globals and test.id not in mod.declared_globals
     if isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name):
         instance = _single_binding(mod.tree.body, test.value.id)
         cls = mod.classes.get(getattr(getattr(instance, "func", None), "id", None))
         value = _single_binding(cls.body, test.attr) if cls is not None else None
-        return isinstance(value, ast.Constant) and not value.value and not any(
-            isinstance(n, ast.Attribute) and n.attr == test.attr and isinstance(n.ctx, ast.Store)
-            for n in ast.walk(mod.tree))
+        return isinstance(value, ast.Constant) and not value.value \
+            and test.attr not in mod.stored_attrs
     return False
 
 
@@ -1632,6 +1634,8 @@ def _index(mod: _Module) -> None:
                 elif isinstance(child, ast.Attribute):
                     if child.attr in ("set_shape", "ensure_shape"):
                         mod.calls_set_shape = True
+                    if isinstance(child.ctx, ast.Store):
+                        mod.stored_attrs.add(child.attr)
                 elif isinstance(child, ast.Lambda):
                     mod.lambdas.setdefault(child.lineno, []).append(child)
                     if in_loop:
@@ -1663,6 +1667,8 @@ def _index(mod: _Module) -> None:
                     mod.classes[child.name] = child
                 stack.append((child, child, func, in_loop))
                 continue
+            if isinstance(child, ast.Global):
+                mod.declared_globals.update(child.names)
             if isinstance(child, ast.Import):
                 for a in child.names:
                     if a.asname:
