@@ -10,9 +10,9 @@ setup(
     python_requires=">=3.11",
     packages=["tfdebug", "tfdebug.recipes"],
     package_dir={"tfdebug": "tfdebug", "tfdebug.recipes": "recipes"},
-    package_data={"tfdebug.recipes": ["*.toml"]},
+    package_data={"tfdebug.recipes": ["*.toml"], "tfdebug": ["templates/*"]},
     include_package_data=True,
-    install_requires=["icecream>=2.1", "tabulate>=0.9"],
+    install_requires=["icecream>=2.1", "tabulate>=0.9", "jinja2>=3.1"],
     extras_require={
         "tf": ["tensorflow>=2.16,<2.22"],
         "cpu": ["tensorflow-cpu>=2.16,<2.22"],
@@ -28,6 +28,7 @@ setup(
             "setuptools>=64",
             "wheel>=0.40",
             "flake8>=6.0",
+            "selenium>=4.11",
         ],
     },
     entry_points={

@@ -20,6 +20,8 @@ def _parser() -> argparse.ArgumentParser:
                                      "diagnosis, the trace logger and the side-effect guard.")
     run.add_argument("--eager", action="store_true", help="run every tf.function eagerly")
     run.add_argument("--report", metavar="FILE.json", help="write a JSON report here")
+    run.add_argument("--html", metavar="FILE.html",
+                     help="write the report as one self-contained HTML page (timeline of traces)")
     run.add_argument("--pdb", action="store_true",
                      help="on an uncaught error, re-run the failing tf.function call eagerly "
                           "with the same inputs and open pdb at the offending user line")
@@ -27,6 +29,13 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
 
     sub.add_parser("doctor", help="show versions, devices, flags and which hooks work")
+
+    show = sub.add_parser("report", help="render a saved JSON report as an HTML page",
+                          description="Render a report written by `tfdebug run --report "
+                                      "FILE.json` (from CI, another machine) as one "
+                                      "self-contained HTML page.")
+    show.add_argument("json", metavar="FILE.json", help="the JSON report")
+    show.add_argument("--html", metavar="OUT.html", required=True, help="write the page here")
 
     from .recipebook import CATEGORIES
 
@@ -73,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
         return _recipes(args)
     if args.command == "explain":
         return _explain(args)
+    if args.command == "report":
+        return _report(args)
     if args.command == "doctor":
         from .doctor import render
         print(render())
@@ -84,12 +95,30 @@ def _run(args) -> int:
     from .runner import RunOptions, ScriptError, run
 
     options = RunOptions(script=args.script, args=args.args, eager=args.eager,
-                         report_path=args.report, pdb=args.pdb)
+                         report_path=args.report, pdb=args.pdb, html_path=args.html)
     try:
         return run(options)
     except ScriptError as exc:
         print(f"tfdebug: error: {exc}", file=sys.stderr)
         return 2
+
+
+def _report(args) -> int:
+    from . import report
+    from .runner import ScriptError, check_report_path
+
+    try:
+        check_report_path(args.html, "--html", "r.html")
+        data = report.load(args.json)
+        report.write_html(args.html, data)
+    except (ScriptError, report.ReportError) as exc:
+        print(f"tfdebug: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"tfdebug: error: cannot write {args.html}: {exc.strerror}", file=sys.stderr)
+        return 2
+    print(f"tfdebug: wrote {args.html}")
+    return 0
 
 
 def _recipes(args) -> int:

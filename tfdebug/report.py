@@ -4,17 +4,25 @@ A :class:`Finding` is one diagnostic: an uncaught error's diagnosis, or a warnin
 trace logger, the side-effect guard or another run-time check, each tied to a user line.
 Checks ``emit()`` findings; whoever wants them (``tfdebug run``, the pytest plugin)
 listens with ``collecting()``. The JSON layout is DESIGN.md's report schema: keys are only
-ever added.
+ever added. The same report dict is rendered as a page by ``write_html`` (tfdebug.html_report):
+one model, two renderers.
+
+Example::
+
+    report = tfdebug.report.load("r.json")      # a saved `tfdebug run --report` file
+    tfdebug.report.write_html("r.html", report)  # the same run as one self-contained page
 """
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import datetime
 import json
 import logging
 import os
 import platform
 import threading
+import time
 
 log = logging.getLogger("tfdebug")
 
@@ -33,6 +41,8 @@ class Finding:
     function: str | None
     code: str | None
     message: str
+    # time.perf_counter() when it was emitted (the report shows it on the run's timeline)
+    time: float | None = dataclasses.field(default=None, compare=False)
 
     def __post_init__(self):
         if self.severity not in SEVERITIES:
@@ -50,7 +60,9 @@ class Finding:
                    message=message or recipe.title)
 
     def to_json(self) -> dict:
-        return dataclasses.asdict(self)
+        entry = dataclasses.asdict(self)
+        del entry["time"]  # a process-local clock; build() gives seconds since the run began
+        return entry
 
     def key(self) -> tuple:
         """Identity for de-duplication: the same problem at the same line."""
@@ -63,6 +75,8 @@ _sinks: list[list[Finding]] = []
 
 def emit(finding: Finding) -> None:
     """Hand ``finding`` to every active collector (a no-op when none listens)."""
+    if finding.time is None:
+        finding = dataclasses.replace(finding, time=time.perf_counter())
     with _lock:
         for sink in _sinks:
             if all(f.key() != finding.key() for f in sink):
@@ -86,29 +100,193 @@ def collecting():
             _sinks[:] = [s for s in _sinks if s is not sink]
 
 
-def build(script: str, status: str, diagnostics: list[Finding], traces: list[dict]) -> dict:
-    """The JSON report of ``tfdebug run`` (DESIGN.md schema)."""
+class ReportError(Exception):
+    """A file that is not a readable tfdebug report; the message says what to do."""
+
+
+class Report(dict):
+    """The report dict (DESIGN.md schema); in a notebook it shows as the rendered page."""
+
+    def _repr_html_(self) -> str:
+        from . import html_report
+        return html_report.render(self, fragment=True)
+
+
+def build(script: str, status: str, diagnostics: list[Finding], traces: list[dict], *,
+          logger=None, origin: float | None = None, wall_seconds: float | None = None,
+          started: float | None = None) -> Report:
+    """The JSON report of ``tfdebug run`` (DESIGN.md schema, plus the timeline's keys).
+
+    ``logger`` (a TraceLogger) adds ``events`` (every trace, in order, with its time) and
+    ``stale_captures``; ``origin`` is the ``time.perf_counter()`` the run began at, the zero
+    of every ``time``; ``started`` its ``time.time()``.
+    """
     import tensorflow as tf
 
     from . import __version__
 
     errors = [f for f in diagnostics if f.severity == "error"]
     warnings_ = [f for f in diagnostics if f.severity != "error"]
-    return {
+    return Report({
         "tfdebug": __version__,
         "tensorflow": tf.__version__,
         "python": platform.python_version(),
         "script": script,
         "status": status,
-        "diagnostics": [f.to_json() for f in errors + warnings_],
+        "diagnostics": [_diagnostic_json(f, origin) for f in errors + warnings_],
         "traces": traces,
-    }
+        "keras": _keras_version(),
+        "started": _iso(started),
+        "wall_seconds": None if wall_seconds is None else round(wall_seconds, 6),
+        "events": trace_events(logger, origin) if logger is not None else [],
+        "stale_captures": stale_captures(logger) if logger is not None else [],
+    })
+
+
+def from_logger(logger, script: str | None = None) -> Report:
+    """A report of one ``trace_logger()`` on its own (``log.to_html(path)``, notebooks).
+
+    Its diagnostics are the logger's stale captures; its clock starts at the first trace.
+    """
+    from . import recipebook
+
+    events = logger.events
+    origin = min((e.started for e in events if e.started), default=None)
+    findings = []
+    for stale in logger.stale_captures:
+        try:
+            recipe = recipebook.get(stale.recipe)
+        except KeyError:
+            continue
+        findings.append(Finding.at(recipe, "warning", stale.file, stale.line, stale.function,
+                                   str(stale)))
+    last = max((e.started + e.duration for e in events if e.started), default=None)
+    wall = (last - origin) if origin is not None and last is not None else None
+    started = time.time() - (time.perf_counter() - origin) if origin is not None else None
+    return build(script or "(trace_logger)", "ok", findings, logger.report_traces(),
+                 logger=logger, origin=origin, wall_seconds=wall, started=started)
+
+
+def trace_events(logger, origin: float | None) -> list[dict]:
+    """The report's ``events``: one entry per recorded trace, in the order they happened."""
+    out = []
+    for number, event in enumerate(logger.events):
+        out.append({
+            "index": number,
+            "function": event.function,
+            "file": _abspath(event.file), "line": event.line,
+            "kind": event.kind,
+            "time": _since(event.started or None, origin),
+            "duration": round(event.duration, 6),
+            "signature": [[name, str(value)] for name, value in event.signature],
+            "reasons": [{"text": r.text, "recipe": r.recipe, "kind": r.kind,
+                         "argument": r.argument} for r in event.reasons],
+            "call_file": _abspath(event.call_file), "call_line": event.call_line,
+            "call_function": event.call_function,
+            "depth": event.depth, "user_code": event.user_code,
+        })
+    return out
+
+
+def stale_captures(logger) -> list[dict]:
+    """The report's ``stale_captures``: values the graphs froze that changed since."""
+    return [{"label": s.label, "kind": s.kind, "file": _abspath(s.file), "line": s.line,
+             "function": s.function, "traced": s.traced, "before": s.before, "after": s.after,
+             "recipe": s.recipe, "message": str(s)} for s in logger.stale_captures]
+
+
+def _diagnostic_json(finding: Finding, origin: float | None) -> dict:
+    from ._frames import source_context
+
+    entry = finding.to_json()
+    entry["time"] = _since(finding.time, origin)
+    entry["context"] = [[n, text] for n, text in source_context(finding.file, finding.line, 2)]
+    return entry
+
+
+def _since(moment: float | None, origin: float | None) -> float | None:
+    return None if moment is None or origin is None else round(moment - origin, 6)
+
+
+def _abspath(path: str | None) -> str | None:
+    return os.path.abspath(path) if path and not path.startswith("<") else path
+
+
+def _iso(moment: float | None) -> str | None:
+    if moment is None:
+        return None
+    return datetime.datetime.fromtimestamp(moment, datetime.timezone.utc).isoformat(
+        timespec="seconds")
+
+
+def _keras_version() -> str | None:
+    import sys
+
+    keras = sys.modules.get("keras")   # never import Keras just to name its version
+    version = getattr(keras, "__version__", None)
+    if version is None:
+        try:
+            from importlib.metadata import version as dist_version
+            return dist_version("keras")
+        except Exception:  # noqa: BLE001 - Keras is not installed
+            return None
+    return str(version)
 
 
 def write(path: str, report: dict) -> None:
     """Write ``report`` to ``path`` atomically (a reader never sees half a file)."""
+    _write_text(path, json.dumps(report, indent=2, default=str) + "\n")
+
+
+def write_html(path: str, report: dict) -> str:
+    """Write ``report`` as one self-contained HTML page (no network needed to view it).
+
+    Returns the page.
+
+    Example::
+
+        tfdebug.report.write_html("run.html", tfdebug.report.load("run.json"))
+    """
+    from . import html_report
+
+    page = html_report.render(report)
+    _write_text(path, page)
+    return page
+
+
+def _write_text(path: str, text: str) -> None:
     tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(report, fh, indent=2, default=str)
-        fh.write("\n")
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def load(path: str) -> Report:
+    """Read a report written by ``tfdebug run --report``; ReportError says what is wrong."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except FileNotFoundError:
+        raise ReportError(f"no such report: {path}") from None
+    except IsADirectoryError:
+        raise ReportError(f"{path} is a directory; give the JSON file written by "
+                          f"`tfdebug run --report FILE.json`") from None
+    except UnicodeDecodeError:
+        raise ReportError(f"{path} is not a JSON report (not UTF-8 text)") from None
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg}); give the file "
+                          f"written by `tfdebug run --report FILE.json`") from None
+    except OSError as exc:
+        raise ReportError(f"cannot read {path}: {exc.strerror}") from None
+    missing = [k for k in ("tfdebug", "status", "diagnostics", "traces")
+               if not isinstance(data, dict) or k not in data]
+    if missing:
+        raise ReportError(f"{path} is not a tfdebug report (no {', '.join(missing)} key); "
+                          f"give the file written by `tfdebug run --report FILE.json`")
+    if not isinstance(data["diagnostics"], list) or not isinstance(data["traces"], list):
+        raise ReportError(f"{path}: `diagnostics` and `traces` must be lists")
+    return Report(data)

@@ -13,6 +13,7 @@ import logging
 import os
 import runpy
 import sys
+import time
 import traceback
 
 from . import report
@@ -31,6 +32,7 @@ class RunOptions:
     eager: bool = False
     report_path: str | None = None
     pdb: bool = False
+    html_path: str | None = None
 
 
 def check_script(path: str) -> str:
@@ -53,23 +55,25 @@ def check_script(path: str) -> str:
     return source
 
 
-def check_report_path(path: str | None) -> None:
+def check_report_path(path: str | None, flag: str = "--report", example: str = "r.json") -> None:
     """Fail before the script runs when the report could not be written afterwards."""
     if path is None:
         return
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
-        raise ScriptError(f"--report {path} is a directory; give a file name like r.json")
+        raise ScriptError(f"{flag} {path} is a directory; give a file name like {example}")
     if not os.path.isdir(folder):
-        raise ScriptError(f"--report {path}: folder {folder} does not exist")
+        raise ScriptError(f"{flag} {path}: folder {folder} does not exist")
     if not os.access(folder, os.W_OK):
-        raise ScriptError(f"--report {path}: folder {folder} is not writable")
+        raise ScriptError(f"{flag} {path}: folder {folder} is not writable")
 
 
 def run(options: RunOptions) -> int:
     """Run the script; return its exit code (1 for an uncaught exception, like python)."""
     check_script(options.script)
     check_report_path(options.report_path)
+    check_report_path(options.html_path, "--html", "r.html")
+    origin, started = time.perf_counter(), time.time()
     findings: list[report.Finding] = []
     checks = _runtime_checks(options)
     status, code = "ok", 0
@@ -86,15 +90,35 @@ def run(options: RunOptions) -> int:
             if options.pdb:
                 _debug_uncaught(exc)
         findings.extend(collected)
+    wall = time.perf_counter() - origin
     traces = _traces(checks)
     _print_summary(checks)
-    if options.report_path:
+    if options.report_path or options.html_path:
         try:
-            report.write(options.report_path, report.build(options.script, status, findings, traces))
-        except OSError as exc:  # the script's own exit code still wins
-            print(f"tfdebug: cannot write the report {options.report_path}: {exc.strerror}",
-                  file=sys.stderr)
+            data = report.build(options.script, status, findings, traces,
+                                logger=_logger(checks), origin=origin, wall_seconds=wall,
+                                started=started)
+        except Exception:  # noqa: BLE001 - the timeline is a courtesy: the schema's keys only
+            log.debug("tfdebug: building the report's timeline failed", exc_info=True)
+            data = report.build(options.script, status, findings, traces)
+        _write_reports(options, data)
     return code
+
+
+def _write_reports(options: RunOptions, data: dict) -> None:
+    """--report and --html: the same report, as JSON and as a page."""
+    for path, write in ((options.report_path, report.write),
+                        (options.html_path, report.write_html)):
+        if not path:
+            continue
+        try:
+            write(path, data)
+        except OSError as exc:  # the script's own exit code still wins
+            print(f"tfdebug: cannot write the report {path}: {exc.strerror}", file=sys.stderr)
+        except Exception:  # noqa: BLE001 - a rendering bug must not change the exit code
+            log.debug("tfdebug: writing the report %s failed", path, exc_info=True)
+            print(f"tfdebug: could not render the report {path} (a tfdebug bug; "
+                  f"--report still writes the JSON)", file=sys.stderr)
 
 
 def _run_script(options: RunOptions) -> int:
@@ -163,6 +187,13 @@ def _runtime_checks(options: RunOptions) -> list:
     from .trace_log import trace_logger
     checks.append(trace_logger())
     return checks
+
+
+def _logger(checks):
+    """The trace logger among ``checks`` (the report's timeline comes from it)."""
+    from .trace_log import TraceLogger
+
+    return next((c for c in checks if isinstance(c, TraceLogger)), None)
 
 
 def _traces(checks) -> list[dict]:

@@ -81,6 +81,7 @@ class TraceEvent:
     depth: int                    # 0 top level, 1+ traced inside another trace
     thread: str
     user_code: bool               # False for Keras / TensorFlow internal functions
+    started: float = 0.0          # time.perf_counter() when the trace began
 
     @property
     def where(self) -> str:
@@ -251,7 +252,8 @@ class TraceLogger(Scope):
     def _finish(self, trace, pending: _Pending) -> None:
         """After a successful trace: keep the event, check stale values, maybe warn."""
         record = pending.record
-        record.event = dataclasses.replace(pending.event, duration=trace.duration)
+        record.event = dataclasses.replace(pending.event, duration=trace.duration,
+                                           started=trace.started)
         group = record.group
         with self._state.lock:
             self._state.records.append(record)
@@ -489,6 +491,26 @@ class TraceLogger(Scope):
             return "no tf.function was traced" + (" more than once" if retraced_only else "")
         return tabulate(rows, headers=["function", "traces", "retrace reasons", "suggestion"],
                         tablefmt=tablefmt, maxcolwidths=[32, 16, 48, 60])
+
+    def to_html(self, path: str | None = None) -> str:
+        """This log as one self-contained HTML page (timeline, functions); written to ``path``.
+
+        Example::
+
+            with tfdebug.trace_logger() as log:
+                train(model, dataset)
+            log.to_html("traces.html")
+        """
+        from . import html_report
+
+        data = report.from_logger(self)
+        return report.write_html(path, data) if path is not None else html_report.render(data)
+
+    def _repr_html_(self) -> str:
+        """Jupyter shows the table of traced functions, rendered."""
+        from . import html_report
+
+        return html_report.render(report.from_logger(self), fragment=True)
 
     def summary(self) -> str:
         """A few lines per retracing function and per stale capture, for people."""
