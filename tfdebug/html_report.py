@@ -29,14 +29,15 @@ KIND_LABELS = {"first": "first trace", "retrace": "retrace",
 _fragment_ids = itertools.count(1)
 
 
-def render(report: dict, fragment: bool = False) -> str:
+def render(report: dict, fragment: bool = False, title: str | None = None) -> str:
     """The page for ``report`` (a dict in tfdebug.report's schema, e.g. ``report.load()``).
 
     ``fragment=True`` gives a ``<div>`` with scoped styles and no script, for Jupyter's
-    ``_repr_html_`` (native SVG tooltips still work there).
+    ``_repr_html_`` (native SVG tooltips still work there). ``title`` replaces the heading.
     """
     prefix = f"tfd{next(_fragment_ids)}-" if fragment else ""
     view = _view(report, prefix)
+    view["title"], view["fragment"] = title, fragment
     template = "fragment.html.j2" if fragment else "page.html.j2"
     return _environment().get_template(template).render(view=view, prefix=prefix)
 

@@ -11,6 +11,11 @@ tfdebug's diagnosis), starts a trace logger for the session and registers::
 
 ``-c`` gives pdb commands to run at the stop (``-c "p x.shape" -c q``), for notebooks
 that run unattended. ``%unload_ext tfdebug`` puts everything back.
+
+In a frontend that renders HTML (Jupyter), a failing cell also gets the diagnosis rendered
+below its traceback, a ``Diagnosis`` shows rendered, and ``%tfdebug traces`` shows the
+trace log as a table and a timeline. The traceback keeps its plain-text note, so terminals,
+``%xmode`` and ``NO_COLOR`` see what they always saw.
 """
 from __future__ import annotations
 
@@ -57,6 +62,7 @@ class _Extension:
         self.logger = None               # the session's trace_logger()
         self.explainer = False           # whether the explainer's hook was installed
         self.last_failure = None         # (raw cell, exception) of the last failing cell
+        self.html_formatter = None       # (formatter, what it showed Diagnosis with before)
 
     # -- load / unload ----------------------------------------------------------------
 
@@ -76,6 +82,32 @@ class _Extension:
             log.debug("tfdebug: could not start the session's trace logger", exc_info=True)
         self.shell.register_magics(_magics_class()(self.shell, self))
         self.shell.events.register("post_run_cell", self._post_run_cell)
+        self._register_html()
+
+    def _register_html(self) -> None:
+        """Jupyter shows a Diagnosis rendered (IPython's formatter registry: no class change)."""
+        try:
+            from .diagnose import Diagnosis
+            from .render import diagnosis_html
+
+            formatter = self.shell.display_formatter.formatters["text/html"]
+            self.html_formatter = (formatter, formatter.for_type(Diagnosis, diagnosis_html))
+        except Exception:  # noqa: BLE001 - plain text still works
+            log.debug("tfdebug: could not register the HTML diagnosis formatter", exc_info=True)
+
+    def _unregister_html(self) -> None:
+        if self.html_formatter is None:
+            return
+        from .diagnose import Diagnosis
+
+        formatter, previous = self.html_formatter
+        self.html_formatter = None
+        try:
+            formatter.pop(Diagnosis, None)
+            if previous is not None:
+                formatter.for_type(Diagnosis, previous)
+        except Exception:  # noqa: BLE001
+            log.debug("tfdebug: could not unregister the HTML formatter", exc_info=True)
 
     def unload(self) -> None:
         try:
@@ -95,6 +127,7 @@ class _Extension:
             from .explain import uninstall
             uninstall()
             self.explainer = False
+        self._unregister_html()
         self.last_failure = None
 
     def _post_run_cell(self, result) -> None:
@@ -105,6 +138,8 @@ class _Extension:
         if raw.lstrip().startswith("%tfdebug rerun"):
             return
         self.last_failure = (raw, error)
+        if self.explainer and _renders_html(self.shell):
+            _show_diagnosis(error)
 
     # -- the magics -------------------------------------------------------------------
 
@@ -150,7 +185,13 @@ class _Extension:
         if self.logger is None:
             print("tfdebug: the trace logger is not available in this session")
             return
-        print(self.logger.table())
+        if not _renders_html(self.shell):
+            print(self.logger.table())
+            return
+        from IPython.display import display
+
+        display({"text/plain": self.logger.table(), "text/html": self.logger._repr_html_()},
+                raw=True)
 
     def rerun(self, commands: list[str]) -> None:
         if self.last_failure is None:
@@ -176,6 +217,29 @@ class _Extension:
                 debugger.rerun_eagerly(last_failing_cell, (), {}, original)
             except bdb.BdbQuit:
                 pass
+
+
+def _renders_html(shell) -> bool:
+    """True in a Jupyter kernel (its frontend renders text/html); False in a terminal."""
+    return getattr(shell, "kernel", None) is not None and "text/html" in getattr(
+        shell.display_formatter, "active_types", ())
+
+
+def _show_diagnosis(error: BaseException) -> None:
+    """The failing cell's diagnosis, rendered, below its (unchanged) traceback."""
+    try:
+        from IPython.display import display
+
+        from .explain import annotate
+        from .render import diagnosis_html
+
+        _, diagnosis = annotate(error)   # the note is there already: this only reads it
+        if diagnosis is None:
+            return
+        plain = diagnosis.note().splitlines()[0]
+        display({"text/plain": plain, "text/html": diagnosis_html(diagnosis)}, raw=True)
+    except Exception:  # noqa: BLE001 - the traceback already carries the plain diagnosis
+        log.debug("tfdebug: could not show the HTML diagnosis", exc_info=True)
 
 
 def _pdb_commands(words: list[str]) -> list[str]:

@@ -510,7 +510,8 @@ class TraceLogger(Scope):
         """Jupyter shows the table of traced functions, rendered."""
         from . import html_report
 
-        return html_report.render(report.from_logger(self), fragment=True)
+        return html_report.render(report.from_logger(self), fragment=True,
+                                  title="tfdebug trace log")
 
     def summary(self) -> str:
         """A few lines per retracing function and per stale capture, for people."""
