@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tfdebug`` console script; returns the exit code."""
     args = _parser().parse_args(argv)
     if args.command == "run":
-        return _run(args)
+        return _needs_tensorflow(_run, args)
     if args.command == "lint":
         from .lint import main as lint_main
         return lint_main(args.paths, fmt=args.fmt, select=args.select, ignore=args.ignore,
@@ -74,10 +74,27 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "explain":
         return _explain(args)
     if args.command == "doctor":
-        from .doctor import render
-        print(render())
-        return 0
+        return _needs_tensorflow(_doctor, args)
     return 2  # pragma: no cover - argparse rejects unknown commands
+
+
+def _needs_tensorflow(command, args) -> int:
+    """Run a runtime command; without TensorFlow, say in one line which extra to install."""
+    try:
+        return command(args)
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in ("tensorflow", "keras"):
+            raise
+        from . import NEEDS_TENSORFLOW
+        print("tfdebug: error: " + NEEDS_TENSORFLOW.format(what=f"`tfdebug {args.command}`"), file=sys.stderr)
+        return 2
+
+
+def _doctor(args) -> int:
+    from .doctor import render
+
+    print(render())
+    return 0
 
 
 def _run(args) -> int:

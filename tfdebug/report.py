@@ -90,7 +90,7 @@ def build(script: str, status: str, diagnostics: list[Finding], traces: list[dic
     """The JSON report of ``tfdebug run`` (DESIGN.md schema)."""
     import tensorflow as tf
 
-    from . import __version__
+    from ._version import __version__
 
     errors = [f for f in diagnostics if f.severity == "error"]
     warnings_ = [f for f in diagnostics if f.severity != "error"]
