@@ -37,6 +37,7 @@ setup(
             "setuptools>=64",
             "wheel>=0.40",
             "flake8>=6.0",
+            "jsonschema>=4.18",
         ],
     },
     entry_points={

@@ -138,6 +138,7 @@ BROKEN_EXAMPLES = {
     "retracing.py": {"TFD202", "TFD204", "TFD210"},
     "side_effects.py": {"TFD300", "TFD301", "TFD302", "TFD304", "TFD305", "TFD306"},
     "train_broken.py": {"TFD115", "TFD202", "TFD300", "TFD320"},
+    "notebook.ipynb": {"TFD101", "TFD140", "TFD202", "TFD300"},  # the pitfalls it demonstrates
 }
 
 

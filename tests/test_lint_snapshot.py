@@ -22,8 +22,9 @@ def current_findings() -> list[list]:
     rows = []
     folders = [os.path.join(ROOT, f) for f in FOLDERS]
     for f in lint.lint_paths(folders, lint.Options(jobs=1)):
-        rows.append([os.path.relpath(f.path, ROOT).replace(os.sep, "/"), f.line, f.col,
-                     f.code, f.message])
+        where = os.path.relpath(f.path, ROOT).replace(os.sep, "/")
+        rows.append([where + (f":cell {f.cell}" if f.cell else ""), f.line, f.col, f.code,
+                     f.message])
     for recipe in recipebook.load():
         for side in ("before", "after"):
             snippet = getattr(recipe, side)

@@ -43,18 +43,21 @@ def _parser() -> argparse.ArgumentParser:
     lint = sub.add_parser("lint", help="find tf.function pitfalls in source, without running it",
                           description="Check Python files for tf.function / AutoGraph pitfalls "
                                       "(AST only: nothing is imported or run). Exit 0 when clean, "
-                                      "1 with findings, 2 on usage errors. Settings come from "
-                                      "[tool.tfdebug] in the nearest pyproject.toml.")
+                                      "1 with findings, 2 on usage errors. Each file gets the "
+                                      "settings of [tool.tfdebug] in the nearest pyproject.toml "
+                                      "above it. Jupyter notebooks (.ipynb) are checked too.")
     lint.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
-    lint.add_argument("--format", choices=("text", "json"), default="text", dest="fmt",
-                      help="text: `path:line:col: CODE message` lines; json: an array")
+    lint.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text",
+                      dest="fmt", help="text: `path:line:col: CODE message` lines; json: an "
+                                       "array; github: workflow annotations; sarif: SARIF 2.1.0")
     lint.add_argument("--select", action="append", metavar="IDS",
                       help="only these recipe ids, id prefixes or categories (comma-separated)")
     lint.add_argument("--ignore", action="append", metavar="IDS",
                       help="skip these recipe ids, id prefixes or categories (comma-separated)")
     lint.add_argument("--exclude", action="append", metavar="GLOB",
                       help="skip files and folders matching these globs")
-    lint.add_argument("--config", metavar="PYPROJECT", help="read [tool.tfdebug] from this file")
+    lint.add_argument("--config", metavar="PYPROJECT",
+                      help="read [tool.tfdebug] from this file, for every file")
     lint.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
                       help="worker processes (default: automatic)")
     return parser

@@ -13,7 +13,8 @@ Every check cites a recipe (``CHECKS``), so ``tfdebug explain TFD101`` tells the
 The package: ``codes`` (the check table), ``findings``, ``apis``/``values``/``kinds`` (what
 names and expressions give), ``facts`` (module facts), ``entries`` (what runs as a graph),
 ``walker`` (traversal), ``checks/`` (one module per recipe category group), ``driver``
-(one module's analysis), ``config``, ``files``, ``cli``.
+(one module's analysis, and ``findings_at`` for the explainer), ``config``, ``files``,
+``notebooks``, ``output`` (text, JSON, GitHub annotations, SARIF), ``cli``.
 
 Example::
 
@@ -23,14 +24,15 @@ Example::
         print(finding.text())
 """
 from .codes import CHECKS, INTERNAL_ERROR, READ_ERROR, SYNTAX_ERROR
-from .config import Options, check_selectors, load_config, options_from
+from .config import Options, PerFileConfig, check_selectors, load_config, options_from
 from .driver import analyse, findings_at
 from .files import (DEFAULT_EXCLUDE, collect_files, lint_file, lint_paths, lint_source,
                     read_source, suppressed)
 from .findings import LintFinding, LintUsageError
-from .cli import main, render
+from .output import FORMATS, render
+from .cli import main
 
-__all__ = ["CHECKS", "DEFAULT_EXCLUDE", "INTERNAL_ERROR", "LintFinding", "LintUsageError",
-           "Options", "READ_ERROR", "SYNTAX_ERROR", "analyse", "check_selectors",
+__all__ = ["CHECKS", "DEFAULT_EXCLUDE", "FORMATS", "INTERNAL_ERROR", "LintFinding",
+           "LintUsageError", "Options", "PerFileConfig", "READ_ERROR", "SYNTAX_ERROR", "analyse", "check_selectors",
            "collect_files", "findings_at", "lint_file", "lint_paths", "lint_source",
            "load_config", "main", "options_from", "read_source", "render", "suppressed"]

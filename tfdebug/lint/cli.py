@@ -1,42 +1,36 @@
 """``tfdebug lint`` on the command line: options, the run, the output, the exit code."""
 from __future__ import annotations
 
-import json
-import os
+import sys
 
-from .config import load_config, options_from
+from .config import Options, PerFileConfig, config_file_options, options_from
 from .files import lint_paths
 from .findings import LintUsageError
-
-
-def render(findings, fmt: str = "text") -> str:
-    """Findings as flake8-style text lines or as a JSON array."""
-    if fmt == "json":
-        return json.dumps([f.to_json() for f in findings], indent=2)
-    return "\n".join(f.text() for f in findings)
+from .output import FORMATS, render
 
 
 def main(paths, fmt="text", select=None, ignore=None, exclude=None, jobs=0, config=None,
          out=None, err=None) -> int:
-    """``tfdebug lint``: print findings; 0 when clean, 1 with findings, 2 on usage errors."""
-    import sys
+    """``tfdebug lint``: print findings; 0 when clean, 1 with findings, 2 on usage errors.
 
+    Without ``config``, each file gets the nearest ``[tool.tfdebug]`` above it.
+    """
     out = out or sys.stdout
     err = err or sys.stderr
     try:
+        if fmt not in FORMATS:
+            raise LintUsageError(f"--format {fmt}: choose one of {', '.join(FORMATS)}")
+        if jobs is not None and jobs < 0:
+            raise LintUsageError(f"--jobs {jobs}: give a number of processes >= 0 "
+                                 "(0 picks one)")
         if config:
-            if not os.path.isfile(config):
-                raise LintUsageError(f"--config {config}: no such file")
-            section, source = load_config(os.path.dirname(os.path.abspath(config)))
-            if os.path.abspath(source or "") != os.path.abspath(config):
-                import tomllib
-                with open(config, "rb") as fh:
-                    section = tomllib.load(fh).get("tool", {}).get("tfdebug", {})
-                source = config
+            findings = lint_paths(paths or ["."], config_file_options(
+                config, select, ignore, exclude, jobs))
         else:
-            section, source = load_config()
-        options = options_from(section, source, select, ignore, exclude, jobs)
-        findings = lint_paths(paths or ["."], options)
+            options_from({}, None, select, ignore)  # bad selectors fail before any file is read
+            findings = lint_paths(paths or ["."], Options(exclude=tuple(exclude or ()),
+                                                          jobs=jobs),
+                                  PerFileConfig(select, ignore, exclude, jobs))
     except LintUsageError as exc:
         print(f"tfdebug lint: error: {exc}", file=err)
         return 2

@@ -95,17 +95,22 @@ def _all_findings(filename: str) -> list[LintFinding]:
 
 
 def _function_span(filename: str, line: int, function) -> tuple[int, int] | None:
-    """The lines of the def named by ``function`` (a code object or a name) around ``line``."""
-    from .._source import enclosing_function, function_node
+    """The lines of the def named by ``function`` (a code object or a name) around ``line``;
+    ``(0, -1)`` (nothing) when no such def covers the line, None when the source is unknown."""
+    from .._source import function_node, source_index
 
     if isinstance(function, types.CodeType):
         node = function_node(function)
+        if node is None:
+            return None
     else:
         tree = module_tree(filename)
-        node = enclosing_function(tree, line) if tree is not None else None
-        while node is not None and getattr(node, "name", None) != function:
-            node = None  # only the innermost def at the line is checked against the name
-    if node is None:
-        return None
+        if tree is None:
+            return None
+        named = [n for n in source_index(tree).functions if getattr(n, "name", "<lambda>")
+                 == function and n.lineno <= line <= (n.end_lineno or n.lineno)]
+        if not named:
+            return 0, -1
+        node = named[-1]
     first = min([d.lineno for d in getattr(node, "decorator_list", [])] + [node.lineno])
     return first, node.end_lineno or node.lineno

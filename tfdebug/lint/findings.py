@@ -11,9 +11,12 @@ class LintUsageError(ValueError):
     """Bad options or configuration; the message says what was wrong and how to fix it."""
 
 
-@dataclasses.dataclass(frozen=True, order=True)
+@dataclasses.dataclass(frozen=True)
 class LintFinding:
-    """One problem at ``path:line:col``; ``check`` is the internal check name."""
+    """One problem at ``path:line:col``; ``check`` is the internal check name.
+
+    In a notebook, ``cell`` is the cell's number and ``line`` the line in that cell.
+    """
 
     path: str
     line: int
@@ -22,19 +25,38 @@ class LintFinding:
     message: str
     check: str = ""
     category: str | None = None
+    cell: int | None = None
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.cell or 0, self.line, self.col, self.code, self.message)
+
+    def __lt__(self, other: "LintFinding") -> bool:
+        return self.sort_key() < other.sort_key()
+
+    def where(self) -> str:
+        """``path:line:col``, or ``path:cell N:line:col`` in a notebook."""
+        cell = f"cell {self.cell}:" if self.cell else ""
+        return f"{self.path}:{cell}{self.line}:{self.col}"
 
     def text(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}"
+        return f"{self.where()}: {self.code} {self.message}"
 
-    def to_json(self) -> dict:
-        title = docs = None
+    def recipe(self) -> tuple[str | None, str | None]:
+        """The cited recipe's ``(title, docs)``, or Nones."""
         if self.code.startswith("TFD"):
             try:
                 from .. import recipebook
                 recipe = recipebook.get(self.code)
-                title, docs = recipe.title, recipe.docs or None
+                return recipe.title, recipe.docs or None
             except Exception:  # a missing recipe must not break the report
                 log.debug("tfdebug lint: no recipe %s", self.code, exc_info=True)
-        return {"file": self.path, "line": self.line, "column": self.col, "code": self.code,
-                "category": self.category, "check": self.check or None,
-                "message": self.message, "title": title, "docs": docs}
+        return None, None
+
+    def to_json(self) -> dict:
+        title, docs = self.recipe()
+        out = {"file": self.path, "line": self.line, "column": self.col, "code": self.code,
+               "category": self.category, "check": self.check or None,
+               "message": self.message, "title": title, "docs": docs}
+        if self.cell:
+            out["cell"] = self.cell
+        return out
