@@ -301,3 +301,13 @@ def self_attribute(node) -> str | None:
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
         return node.attr
     return None
+
+
+def parameter_names(node) -> list[str]:
+    """Parameter names, named ones first (positional-only, positional, keyword-only), then
+    ``*args`` and ``**kwargs`` (the side-effect guard's order; ``all_args`` keeps signature
+    order)."""
+    a = node.args
+    names = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+    names += [x.arg for x in (a.vararg, a.kwarg) if x is not None]
+    return names
