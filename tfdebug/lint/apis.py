@@ -116,16 +116,10 @@ _LOGGING_CALLEES = {"debug", "info", "warning", "warn", "error", "exception", "c
                     "log"}
 
 
-_KERAS_TRACED_METHODS = {"call", "train_step", "test_step", "predict_step"}
 
 
-_MUTATORS = {"append", "extend", "insert", "add", "update", "pop", "popitem", "setdefault",
-             "clear", "remove", "discard", "appendleft", "extendleft"}
 
 
-_CLOCKS = {"time.time", "time.perf_counter", "time.monotonic", "time.time_ns",
-           "time.process_time", "datetime.datetime.now", "datetime.datetime.utcnow",
-           "datetime.date.today", "datetime.now", "datetime.utcnow", "datetime.today"}
 
 
 def _canonical(dotted: str) -> str:

@@ -6,7 +6,8 @@ import ast
 import dataclasses
 
 from .._source import all_args, method_of, own_statements
-from .apis import _DATASET_FN_METHODS, _KERAS_TRACED_METHODS
+from .._vocab import KERAS_TRACED_METHODS
+from .apis import _DATASET_FN_METHODS
 from .checks import creation
 from .facts import Context, _keras_class_kind, _Module, _resolve_fn
 from .kinds import KindInference
@@ -78,7 +79,7 @@ def _find_entries(mod: _Module) -> None:
             mod.entries.append((node, ctx, params))
             if cls is None and mod.parent_func.get(id(node)) is None:
                 mod.tf_functions[node.name] = node
-        elif keras and node.name in _KERAS_TRACED_METHODS:
+        elif keras and node.name in KERAS_TRACED_METHODS:
             mod.entries.append((node, Context(True, False, "keras", entry=True,
                                               keras_name=node.name), {}))
     for node, _ in mod.calls:

@@ -6,6 +6,7 @@ import ast
 import logging
 
 from .._source import all_args, locally_bound, mentions, terminates
+from .._vocab import PY_FUNCTIONS
 from . import entries
 from .apis import _LOGGING_CALLEES, _literal_dtype
 from .checks import (bool_tests, dispatch, iteration, loops_branches, numpy_data, retracing,
@@ -383,7 +384,7 @@ class Walker(KindInference):
             entries.dataset_call(self, node)
         if isinstance(func, ast.Attribute) and func.attr == "compile":
             entries.compile_call(self, node)
-        if name in ("tensorflow.py_function", "tensorflow.numpy_function", "tensorflow.py_func"):
+        if name in PY_FUNCTIONS:
             # the Python function runs eagerly; only its other arguments are graph code
             for arg in node.args[1:]:
                 self.expr(arg)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..._source import dotted_rooted
-PY_FUNCTIONS = ("tensorflow.py_function", "tensorflow.numpy_function")
+from ..._vocab import PY_FUNCTIONS
 
 
 def numpy_method(w, node, name, args_kinds):

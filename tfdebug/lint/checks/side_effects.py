@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..._source import dotted_rooted, mentions, method_of, self_attribute
-from ..apis import _CLOCKS, _MUTATORS
+from ..._vocab import CLOCK_READS, MUTATORS
 from ..facts import _closure_binding
 from ..values import Kind
 
@@ -36,7 +36,7 @@ def random_and_clocks(w, node, name, args_kinds):
     elif name.startswith("random.") and name.count(".") == 1:
         w.mod.report("python-random", node, f"`{dotted_rooted(func)}()` in traced code runs once "
                      "per trace: the value is frozen into the graph; use tf.random")
-    elif name in _CLOCKS:
+    elif name in CLOCK_READS:
         w.mod.report("python-clock", node, f"`{dotted_rooted(func)}()` in traced code is read "
                      "once, at trace time; use tf.timestamp()")
 
@@ -115,7 +115,7 @@ def mutator_call(w, node, name, args_kinds):
     """``outside.append(x)``: once per trace. In a loop over a tensor, appending to a list made
     before the loop is the out-of-scope-tensor case (TFD115) instead."""
     mod, func = w.mod, node.func
-    if isinstance(func, ast.Attribute) and func.attr in _MUTATORS and isinstance(
+    if isinstance(func, ast.Attribute) and func.attr in MUTATORS and isinstance(
             func.value, ast.Name):
         owner = func.value.id
         graph_loop = w.graph_loop()
@@ -126,7 +126,7 @@ def mutator_call(w, node, name, args_kinds):
                        "tf.TensorArray")
         else:
             container_mutation(w, owner, node, f"`.{func.attr}()`")
-    elif w.ctx.graph and isinstance(func, ast.Attribute) and func.attr in _MUTATORS \
+    elif w.ctx.graph and isinstance(func, ast.Attribute) and func.attr in MUTATORS \
             and not w.eager_guard and self_attribute(func.value) in _init_containers(w.cls):
         mod.report("container-mutation", node, f"`.{func.attr}()` on `self."
                    f"{func.value.attr}`, a Python container made in `__init__`: it runs once "
