@@ -40,6 +40,11 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("query", nargs="+", metavar="ID|ERROR-TEXT",
                          help='a recipe id such as TFD101, or error text in quotes')
 
+    _add_lint(sub)
+    return parser
+
+
+def _add_lint(sub) -> None:
     lint = sub.add_parser("lint", help="find tf.function pitfalls in source, without running it",
                           description="Check Python files for tf.function / AutoGraph pitfalls "
                                       "(AST only: nothing is imported or run). Exit 0 when clean, "
@@ -60,12 +65,20 @@ def _parser() -> argparse.ArgumentParser:
                       help="read [tool.tfdebug] from this file, for every file")
     lint.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
                       help="worker processes (default: automatic)")
+
+
+def _lint_parser() -> argparse.ArgumentParser:
+    """The parser for ``tfdebug lint`` alone: building it imports nothing (no recipes)."""
+    parser = argparse.ArgumentParser(prog="tfdebug")
+    _add_lint(parser.add_subparsers(dest="command", metavar="COMMAND"))
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tfdebug`` console script; returns the exit code."""
-    args = _parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # `tfdebug lint` runs on every commit (pre-commit): its path builds only its own parser
+    args = (_lint_parser() if argv[:1] == ["lint"] else _parser()).parse_args(argv)
     if args.command == "run":
         return _needs_tensorflow(_run, args)
     if args.command == "lint":

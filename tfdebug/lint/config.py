@@ -6,7 +6,7 @@ values win per key.
 """
 from __future__ import annotations
 
-import dataclasses
+from collections import namedtuple
 import os
 import re
 
@@ -16,14 +16,11 @@ from .findings import LintUsageError
 FILE_CODES = (READ_ERROR, SYNTAX_ERROR, INTERNAL_ERROR)
 
 
-@dataclasses.dataclass(frozen=True)
-class Options:
-    """What to check: ``select``/``ignore`` hold recipe ids, id prefixes or categories."""
+class Options(namedtuple("Options", "select ignore exclude jobs", defaults=((), (), (), 0))):
+    """What to check: ``select``/``ignore`` hold recipe ids, id prefixes or categories;
+    ``exclude`` globs; ``jobs`` worker processes (0: automatic)."""
 
-    select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    jobs: int = 0
+    __slots__ = ()
 
     def wants(self, code: str, category: str | None) -> bool:
         def hit(patterns):
@@ -44,9 +41,11 @@ class Options:
 
 def check_selectors(values, what: str) -> tuple[str, ...]:
     """Validate --select/--ignore values: recipe ids, id prefixes (``TFD1``) or categories."""
-    from ..recipebook import CATEGORIES
-
     out = []
+    if not values:
+        return ()
+    from ..recipebook import CATEGORIES  # (imported only when there is something to check)
+
     known_codes = {code for code, _ in CHECKS.values()} | set(FILE_CODES)
     for raw in values:
         for value in (v.strip() for v in str(raw).split(",")):

@@ -3,7 +3,7 @@ compile functions), the helpers they call, and what call sites say of their argu
 from __future__ import annotations
 
 import ast
-import dataclasses
+from collections import namedtuple
 
 from .._source import all_args, method_of, own_statements
 from .._vocab import KERAS_TRACED_METHODS
@@ -14,6 +14,7 @@ from .kinds import KindInference
 from .values import TENSOR, Kind, _is_tensor, _join
 
 DATASET_FN_METHODS = _DATASET_FN_METHODS
+Keyword = namedtuple("Keyword", "name kind")  # a keyword argument's kind at a call site
 
 
 def _module_env(mod: _Module) -> None:
@@ -109,8 +110,8 @@ def _call_site_params(mod: _Module, fn, params: dict) -> dict:
             continue
         kinds = []
         for site in sites:
-            positional = [k for k in site if not isinstance(k, tuple)]
-            keyword = dict(k for k in site if isinstance(k, tuple))
+            positional = [k for k in site if not isinstance(k, Keyword)]
+            keyword = dict(k for k in site if isinstance(k, Keyword))
             kinds.append(positional[i] if i < len(positional) else keyword.get(pname))
         if kinds and all(_is_tensor(k) for k in kinds):
             dtypes = {k.dtype for k in kinds}
@@ -145,7 +146,7 @@ def record_call_site(w, node):
     if target is None or func.id in w.local_names:
         return None
     mod.call_args.setdefault(id(target), []).append(
-        [w.kind(a) for a in node.args] + [(kw.arg, w.kind(kw.value)) for kw in node.keywords])
+        [w.kind(a) for a in node.args] + [Keyword(kw.arg, w.kind(kw.value)) for kw in node.keywords])
     return target
 
 
@@ -200,6 +201,6 @@ def request_helper(w, node, func):
     for kw in node.keywords:
         if kw.arg in params:
             kinds[kw.arg] = w.kind(kw.value)
-    ctx = dataclasses.replace(w.ctx, entry=False,
+    ctx = w.ctx._replace(entry=False,
                               kind="helper" if w.ctx.kind == "function" else w.ctx.kind)
     w.requests.append((target, ctx, kinds))

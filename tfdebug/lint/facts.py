@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import ast
-import dataclasses
+from collections import namedtuple
 
 from .._source import method_of, single_binding, locally_bound
 from .apis import _canonical
@@ -11,15 +11,15 @@ from .findings import LintFinding
 from .values import Kind
 
 
-@dataclasses.dataclass
-class Context:
-    """How a function is run: as a graph? converted by AutoGraph? by whom?"""
+class Context(namedtuple("Context", "graph converted kind entry keras_name",
+                         defaults=(False, ""))):
+    """How a function is run: as a graph? converted by AutoGraph? by whom?
 
-    graph: bool
-    converted: bool
-    kind: str            # host | function | keras | metric | data
-    entry: bool = False  # the traced function itself, not a helper it calls
-    keras_name: str = ""
+    ``kind``: host | function | keras | metric | data | helper; ``entry``: the traced
+    function itself, not a helper it calls.
+    """
+
+    __slots__ = ()
 
 
 class _Module:

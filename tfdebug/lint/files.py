@@ -3,9 +3,7 @@ comments, and the per-file entry points (``lint_source``, ``lint_file``, ``lint_
 from __future__ import annotations
 
 import ast
-import dataclasses
 import fnmatch
-import logging
 import os
 import re
 import stat
@@ -14,10 +12,8 @@ import tokenize
 from .codes import INTERNAL_ERROR, READ_ERROR, SYNTAX_ERROR
 from .config import Options, PerFileConfig
 from .driver import analyse
-from .findings import LintFinding, LintUsageError
+from .findings import LintFinding, LintUsageError, debug
 from .notebooks import NotNotebook, notebook_source, to_cells
-
-log = logging.getLogger("tfdebug")
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 
@@ -114,7 +110,7 @@ def lint_source(source: str, path: str = "<string>", header: str = "",
     try:
         findings = analyse(tree, path, lines, enabled)
     except Exception as exc:  # a checker bug must not stop the run: report it, keep going
-        log.debug("tfdebug lint: internal error on %s", path, exc_info=True)
+        debug("tfdebug lint: internal error on %s", path)
         return [LintFinding(path, 1, 1, INTERNAL_ERROR,
                             f"tfdebug could not check this file ({type(exc).__name__}: {exc}); "
                             "please report it")]
@@ -123,7 +119,7 @@ def lint_source(source: str, path: str = "<string>", header: str = "",
         text_line = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
         if suppressed(text_line, f.code, f.category):
             continue
-        out.append(dataclasses.replace(f, line=f.line - offset) if offset else f)
+        out.append(f._replace(line=f.line - offset) if offset else f)
     return out
 
 

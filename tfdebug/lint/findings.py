@@ -1,31 +1,31 @@
 """What lint reports: a finding at ``path:line:col``, and the usage error."""
 from __future__ import annotations
 
-import dataclasses
-import logging
+from collections import namedtuple
 
-log = logging.getLogger("tfdebug")
+
+def debug(message: str, *args) -> None:
+    """Log at debug level with the traceback being handled (logging is imported only here:
+    a clean run never pays for it)."""
+    import logging
+
+    logging.getLogger("tfdebug").debug(message, *args, exc_info=True)
 
 
 class LintUsageError(ValueError):
     """Bad options or configuration; the message says what was wrong and how to fix it."""
 
 
-@dataclasses.dataclass(frozen=True)
-class LintFinding:
+class LintFinding(namedtuple("LintFinding", "path line col code message check category cell",
+                             defaults=("", None, None))):
     """One problem at ``path:line:col``; ``check`` is the internal check name.
 
     In a notebook, ``cell`` is the cell's number and ``line`` the line in that cell.
+    (An immutable named tuple: the linter's values avoid dataclasses, whose import costs
+    more than checking a file.)
     """
 
-    path: str
-    line: int
-    col: int
-    code: str
-    message: str
-    check: str = ""
-    category: str | None = None
-    cell: int | None = None
+    __slots__ = ()
 
     def sort_key(self) -> tuple:
         return (self.path, self.cell or 0, self.line, self.col, self.code, self.message)
@@ -49,7 +49,7 @@ class LintFinding:
                 recipe = recipebook.get(self.code)
                 return recipe.title, recipe.docs or None
             except Exception:  # a missing recipe must not break the report
-                log.debug("tfdebug lint: no recipe %s", self.code, exc_info=True)
+                debug("tfdebug lint: no recipe %s", self.code)
         return None, None
 
     def to_json(self) -> dict:

@@ -6,9 +6,6 @@ Cells are numbered as the notebook shows them, markdown cells included. IPython 
 """
 from __future__ import annotations
 
-import dataclasses
-import json
-
 from .findings import LintFinding
 
 
@@ -19,6 +16,8 @@ class NotNotebook(ValueError):
 def notebook_source(text: str) -> tuple[str, list[tuple[int, int]]]:
     """``(source, where)``: the code cells joined, and ``where[i]`` = (cell, line in cell)
     of source line ``i + 1``."""
+    import json
+
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -50,7 +49,7 @@ def to_cells(findings, where) -> list[LintFinding]:
     for f in findings:
         if 0 < f.line <= len(where):
             cell, line = where[f.line - 1]
-            out.append(dataclasses.replace(f, line=line, cell=cell))
+            out.append(f._replace(line=line, cell=cell))
         else:
             out.append(f)
     return out

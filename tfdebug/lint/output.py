@@ -1,10 +1,6 @@
 """How findings are printed: text lines, JSON, GitHub workflow annotations, SARIF 2.1.0."""
 from __future__ import annotations
 
-import json
-import urllib.parse
-
-from .._version import __version__
 from .codes import CHECKS, INTERNAL_ERROR, READ_ERROR, SYNTAX_ERROR
 
 FORMATS = ("text", "json", "github", "sarif")
@@ -17,12 +13,13 @@ _FILE_RULES = {READ_ERROR: ("unreadable-file", "The file could not be read"),
 
 def render(findings, fmt: str = "text") -> str:
     """Findings as flake8-style text lines, a JSON array, GitHub annotations or SARIF."""
-    if fmt == "json":
-        return json.dumps([f.to_json() for f in findings], indent=2)
+    if fmt in ("json", "sarif"):
+        import json
+
+        data = [f.to_json() for f in findings] if fmt == "json" else sarif_log(findings)
+        return json.dumps(data, indent=2)
     if fmt == "github":
         return "\n".join(github_annotation(f) for f in findings)
-    if fmt == "sarif":
-        return json.dumps(sarif_log(findings), indent=2)
     return "\n".join(f.text() for f in findings)
 
 
@@ -68,6 +65,10 @@ def _rule(code: str, check: str) -> dict:
 
 def sarif_log(findings) -> dict:
     """A SARIF 2.1.0 log with one run: the rules cited and one result per finding."""
+    import urllib.parse
+
+    from .._version import __version__
+
     rules, index = [], {}
     for f in findings:
         if f.code not in index:

@@ -1,20 +1,19 @@
 """What the checker knows of a value: its kind (tensor, list, model, ...) and dtype family."""
 from __future__ import annotations
 
-import dataclasses
+from collections import namedtuple
 
 
-@dataclasses.dataclass(frozen=True)
-class Kind:
-    """What the checker knows of a value: ``what`` and, for tensors, the dtype family."""
+class Kind(namedtuple("Kind", "what dtype", defaults=(None,))):
+    """What the checker knows of a value: ``what`` and, for tensors, the dtype family.
 
-    what: str           # tensor | tensors | dataset | model | list | dict | set | scalar | str | tape
-    dtype: str | None = None
+    ``what``: tensor | tensors | dataset | model | list | dict | set | scalar | str | tape.
+    """
+
+    __slots__ = ()
 
 
 TENSOR = Kind("tensor")
-
-
 SCALAR = Kind("scalar")
 
 

@@ -3,7 +3,6 @@ the checks (``checks``) at each statement and expression."""
 from __future__ import annotations
 
 import ast
-import logging
 
 from .._source import all_args, locally_bound, mentions, terminates
 from .._vocab import PY_FUNCTIONS
@@ -12,10 +11,9 @@ from .apis import _LOGGING_CALLEES, _literal_dtype
 from .checks import (bool_tests, dispatch, iteration, loops_branches, numpy_data, retracing,
                      side_effects, syntax_support)
 from .facts import Context, _falsy_constant, _Module
+from .findings import debug
 from .kinds import KindInference
 from .values import SCALAR, Kind, _is_tensor, _join
-
-log = logging.getLogger("tfdebug")
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
@@ -78,7 +76,7 @@ class Walker(KindInference):
             try:
                 self.stmt(stmt)
             except RecursionError:
-                log.debug("tfdebug lint: too deep at %s:%s", self.mod.path, stmt.lineno)
+                debug("tfdebug lint: too deep at %s:%s", self.mod.path, stmt.lineno)
 
     def stmt(self, node):
         self.cache.clear()
