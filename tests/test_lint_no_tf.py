@@ -2,33 +2,24 @@
 runtime features say which extra to install."""
 import os
 import subprocess
-import sys
-import venv
 
 import pytest
 
-from conftest import ROOT
+from test_wheel import _fresh_venv, wheel  # noqa: F401  (the wheel fixture, built once)
 
 BAD = ("import tensorflow as tf\n\n@tf.function\ndef step(x):\n    if x > 0:\n"
        "        x = x - 1\n    return x.numpy()\n")
 
 
 @pytest.fixture(scope="module")
-def bare_python(tmp_path_factory):
+def bare_python(wheel, tmp_path_factory):  # noqa: F811  (the imported fixture)
     """A venv holding the wheel and its table dependency, and no TensorFlow or NumPy."""
     import tabulate
 
-    dist = tmp_path_factory.mktemp("dist")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(dist), ROOT], check=True, capture_output=True, text=True)
-    (wheel,) = dist.glob("tfdebug-*.whl")
-    folder = str(tmp_path_factory.mktemp("bare") / "venv")
-    venv.EnvBuilder(with_pip=False).create(folder)
-    python = os.path.join(folder, "bin", "python")
+    python = _fresh_venv(str(tmp_path_factory.mktemp("bare") / "venv"), wheel,
+                         with_tensorflow=False)
     site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                           capture_output=True, text=True, check=True).stdout.strip()
-    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", site,
-                    str(wheel)], check=True, capture_output=True, text=True)
     source = tabulate.__file__
     if os.path.basename(source) == "__init__.py":
         source = os.path.dirname(source)

@@ -141,6 +141,16 @@ def _keras_class_kind(mod, cls, seen=None) -> str | None:
     return None
 
 
+def _note_function(mod: _Module, node, cls, func, in_loop: bool) -> None:
+    """Where a def or lambda sits: made anew per loop iteration? in which class, function?"""
+    if in_loop:
+        mod.made_in_loop.add(id(node))
+    if cls is not None:
+        mod.parent_class[id(node)] = cls
+    if func is not None:
+        mod.parent_func[id(node)] = func
+
+
 def _index(mod: _Module) -> None:
     """One walk over the tree: imports, functions, classes, calls and loop facts."""
     aliases = {}
@@ -162,24 +172,15 @@ def _index(mod: _Module) -> None:
                         mod.stored_attrs.add(child.attr)
                 elif isinstance(child, ast.Lambda):
                     mod.lambdas.setdefault(child.lineno, []).append(child)
-                    if in_loop:
-                        mod.made_in_loop.add(id(child))
-                    if cls is not None:
-                        mod.parent_class[id(child)] = cls
-                    if func is not None:
-                        mod.parent_func[id(child)] = func
+                    _note_function(mod, child, cls, func, in_loop)
                     stack.append((child, None, child, False))
                     continue
                 stack.append((child, cls, func, in_loop))
                 continue
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 mod.functions.append(child)
-                if in_loop:
-                    mod.made_in_loop.add(id(child))
-                if cls is not None:
-                    mod.parent_class[id(child)] = cls
+                _note_function(mod, child, cls, func, in_loop)
                 if func is not None:
-                    mod.parent_func[id(child)] = func
                     if child.decorator_list:
                         mod.hosts_nested_tf.add(id(func))
                 elif cls is None:

@@ -19,6 +19,19 @@ class KindInference:
         self.local_names = set(local_names)
         self.cache: dict[int, Kind | None] = {}
 
+    def tensor_membership(self, node: ast.Compare):
+        """The right-hand sides of ``tensor in ...`` / ``tensor not in ...`` in ``node``."""
+        if not _is_tensor(self.kind(node.left)):
+            return
+        for op, right in zip(node.ops, node.comparators):
+            if isinstance(op, (ast.In, ast.NotIn)):
+                yield right
+
+    def is_list(self, node) -> bool:
+        """A list/tuple/set display, or a name known to hold a list."""
+        return isinstance(node, (ast.List, ast.Tuple, ast.Set)) or (
+            self.kind(node) is not None and self.kind(node).what == "list")
+
     # ------------------------------------------------------------------ kinds
     def kind(self, node) -> Kind | None:
         """What ``node`` evaluates to here (cached per statement: env changes between them)."""

@@ -54,13 +54,10 @@ def in_list(w, node):
     """``x in [...]`` on a tensor (the dict/set case is unhashable-tensor's)."""
     if not w.ctx.graph:
         return
-    left = w.kind(node.left)
-    for op, right in zip(node.ops, node.comparators):
-        if isinstance(op, (ast.In, ast.NotIn)) and _is_tensor(left):
-            if isinstance(right, (ast.List, ast.Tuple, ast.Set)) or (
-                    w.kind(right) is not None and w.kind(right).what == "list"):
-                w.mod.report("in-list", node, "`in` tests a symbolic tensor against a "
-                             "Python list; use tf.reduce_any(tf.equal(x, [...]))")
+    for right in w.tensor_membership(node):
+        if w.is_list(right):
+            w.mod.report("in-list", node, "`in` tests a symbolic tensor against a "
+                         "Python list; use tf.reduce_any(tf.equal(x, [...]))")
 
 
 def bool_op(w, node):

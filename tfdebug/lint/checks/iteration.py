@@ -47,15 +47,12 @@ def in_dict(w, node):
     """``x in d`` on a tensor, with ``d`` a dict or set."""
     if not w.ctx.graph:
         return
-    left = w.kind(node.left)
-    for op, right in zip(node.ops, node.comparators):
-        if isinstance(op, (ast.In, ast.NotIn)) and _is_tensor(left):
-            if isinstance(right, (ast.List, ast.Tuple, ast.Set)) or (
-                    w.kind(right) is not None and w.kind(right).what == "list"):
-                continue  # in-list, a tensor-as-bool finding
-            if w.kind(right) is not None and w.kind(right).what in ("dict", "set"):
-                w.mod.report("unhashable", node, "a symbolic tensor looked up in a dict/set; "
-                             "use a tf.lookup table")
+    for right in w.tensor_membership(node):
+        if w.is_list(right):
+            continue  # in-list, a tensor-as-bool finding
+        if w.kind(right) is not None and w.kind(right).what in ("dict", "set"):
+            w.mod.report("unhashable", node, "a symbolic tensor looked up in a dict/set; "
+                         "use a tf.lookup table")
 
 
 def subscript(w, node):
