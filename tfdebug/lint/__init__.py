@@ -12,7 +12,7 @@ Every check cites a recipe (``CHECKS``), so ``tfdebug explain TFD101`` tells the
 
 The package: ``codes`` (the check table), ``findings``, ``apis``/``values``/``kinds`` (what
 names and expressions give), ``facts`` (module facts), ``entries`` (what runs as a graph),
-``walker`` (traversal), ``checks/`` (one module per recipe category group), ``driver``
+``expressions``/``walker`` (traversal), ``checks/`` (one module per recipe category group), ``driver``
 (one module's analysis, and ``findings_at`` for the explainer), ``config``, ``files``,
 ``notebooks``, ``output`` (text, JSON, GitHub annotations, SARIF), ``cli``.
 
