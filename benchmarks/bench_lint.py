@@ -121,9 +121,9 @@ def main():
         }, work, args.rounds)
         show(f"one file ({one_lines} lines), start-up included", results, one_lines)
         ours = results["tfdebug lint ONE_FILE"]
+        bare = results["python -c pass (interpreter start)"]
         print(f"  tfdebug lint on one file: {ours[0] * 1000:.0f} ms wall, {ours[1] * 1000:.0f} ms "
-              f"CPU; the interpreter alone: {results['python -c pass (interpreter start)'][0] * 1000:.0f}"
-              " ms wall")
+              f"CPU; the interpreter alone: {bare[0] * 1000:.0f} ms wall, {bare[1] * 1000:.0f} ms CPU")
 
         if args.folder:
             big_lines = sum(lines_in([os.path.join(r, n) for n in ns if n.endswith(".py")])

@@ -81,8 +81,8 @@ def test_sarif_is_valid_against_the_published_schema(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "bad.py", BAD)
     write(tmp_path / "dir with space" / "syntax.py", "def f(:\n")
-    write(tmp_path / "nb.ipynb", notebook(("code", TF), ("code", "@tf.function\ndef g(x):\n"
-                                                               "    return x.numpy()\n")))
+    cell = "@tf.function\ndef g(x):\n    return x.numpy()\n"
+    write(tmp_path / "nb.ipynb", notebook(("code", TF), ("code", cell)))
     code, out, _ = run_main(".", fmt="sarif")
     assert code == 1
     log = _validated_sarif(out)
@@ -233,7 +233,8 @@ def test_disabled_checks_are_not_run():
     all_calls, all_exprs = checks.dispatch(None)
     assert len(all_calls) == len(checks.CALL_CHECKS) and set(all_exprs) == set(checks.EXPR_CHECKS)
     # every check name a registered check reports exists
-    for _, names in list(checks.CALL_CHECKS) + [c for cs in checks.EXPR_CHECKS.values() for c in cs]:
+    registered = list(checks.CALL_CHECKS) + [c for cs in checks.EXPR_CHECKS.values() for c in cs]
+    for _, names in registered:
         assert set(names) <= set(lint.CHECKS)
 
 

@@ -18,8 +18,9 @@ def bare_python(wheel, tmp_path_factory):  # noqa: F811  (the imported fixture)
 
     python = _fresh_venv(str(tmp_path_factory.mktemp("bare") / "venv"), wheel,
                          with_tensorflow=False)
-    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True).stdout.strip()
     source = tabulate.__file__
     if os.path.basename(source) == "__init__.py":
         source = os.path.dirname(source)

@@ -298,7 +298,8 @@ def called_not_kept(outer, name) -> bool:
 
 def self_attribute(node) -> str | None:
     """``"history"`` for ``self.history``; None for anything else."""
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+            node.value.id == "self":
         return node.attr
     return None
 

@@ -102,7 +102,8 @@ def _needs_tensorflow(command, args) -> int:
         if (exc.name or "").split(".")[0] not in ("tensorflow", "keras"):
             raise
         from . import NEEDS_TENSORFLOW
-        print("tfdebug: error: " + NEEDS_TENSORFLOW.format(what=f"`tfdebug {args.command}`"), file=sys.stderr)
+        print("tfdebug: error: " + NEEDS_TENSORFLOW.format(what=f"`tfdebug {args.command}`"),
+              file=sys.stderr)
         return 2
 
 

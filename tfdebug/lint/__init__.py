@@ -12,9 +12,9 @@ Every check cites a recipe (``CHECKS``), so ``tfdebug explain TFD101`` tells the
 
 The package: ``codes`` (the check table), ``findings``, ``apis``/``values``/``kinds`` (what
 names and expressions give), ``facts`` (module facts), ``entries`` (what runs as a graph),
-``expressions``/``walker`` (traversal), ``checks/`` (one module per recipe category group), ``driver``
-(one module's analysis, and ``findings_at`` for the explainer), ``config``, ``files``,
-``notebooks``, ``output`` (text, JSON, GitHub annotations, SARIF), ``cli``.
+``expressions``/``walker`` (traversal), ``checks/`` (one module per recipe category group),
+``driver`` (one module's analysis, and ``findings_at`` for the explainer), ``config``,
+``files``, ``notebooks``, ``output`` (text, JSON, GitHub annotations, SARIF), ``cli``.
 
 Example::
 
@@ -33,6 +33,7 @@ from .output import FORMATS, render
 from .cli import main
 
 __all__ = ["CHECKS", "DEFAULT_EXCLUDE", "FORMATS", "INTERNAL_ERROR", "LintFinding",
-           "LintUsageError", "Options", "PerFileConfig", "READ_ERROR", "SYNTAX_ERROR", "analyse", "check_selectors",
+           "LintUsageError", "Options", "PerFileConfig", "READ_ERROR", "SYNTAX_ERROR", "analyse",
+           "check_selectors",
            "collect_files", "findings_at", "lint_file", "lint_paths", "lint_source",
            "load_config", "main", "options_from", "read_source", "render", "suppressed"]

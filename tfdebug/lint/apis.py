@@ -116,12 +116,6 @@ _LOGGING_CALLEES = {"debug", "info", "warning", "warn", "error", "exception", "c
                     "log"}
 
 
-
-
-
-
-
-
 def _canonical(dotted: str) -> str:
     """Fold the spellings of one API together: tf.keras/tf_keras/keras.src -> keras."""
     for old, new in (("tensorflow.compat.v2.", "tensorflow."), ("tensorflow.compat.v1.", "tensorflow."),

@@ -202,5 +202,5 @@ def request_helper(w, node, func):
         if kw.arg in params:
             kinds[kw.arg] = w.kind(kw.value)
     ctx = w.ctx._replace(entry=False,
-                              kind="helper" if w.ctx.kind == "function" else w.ctx.kind)
+                         kind="helper" if w.ctx.kind == "function" else w.ctx.kind)
     w.requests.append((target, ctx, kinds))

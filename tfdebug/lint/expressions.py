@@ -58,7 +58,6 @@ class ExpressionWalker(KindInference):
         return any(_is_tensor(k) for k in args_kinds) or any(
             _is_tensor(self.kind(kw.value)) for kw in node.keywords)
 
-
     # ------------------------------------------------------------------ expressions
     def expr(self, node):
         """Run the expression checks on ``node`` and everything inside it."""

@@ -262,4 +262,3 @@ class Walker(ExpressionWalker):
             self.expr(target.slice)
             iteration.item_assignment_key(self, target)
             side_effects.item_assignment(self, target, stmt)
-
