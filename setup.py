@@ -1,14 +1,23 @@
-"""Packaging for tfdebug. The top-level recipes/ folder ships as package data tfdebug.recipes."""
+"""Packaging for tfdebug. The top-level recipes/ folder ships as package data tfdebug.recipes.
+
+A plain ``pip install tfdebug`` gives the static commands (``lint``, ``recipes``, ``explain``);
+the runtime features need TensorFlow: the ``[cpu]`` or ``[tf]`` extra.
+"""
+import re
+
 from setuptools import setup
+
+VERSION = re.search(r'__version__ = "([^"]+)"',
+                    open("tfdebug/_version.py", encoding="utf-8").read()).group(1)
 
 setup(
     name="tfdebug",
-    version="0.1.0",
+    version=VERSION,
     description="Make TensorFlow 2 tf.function / AutoGraph code debuggable.",
     long_description=open("README.md", encoding="utf-8").read(),
     long_description_content_type="text/markdown",
     python_requires=">=3.11",
-    packages=["tfdebug", "tfdebug.recipes"],
+    packages=["tfdebug", "tfdebug.lint", "tfdebug.lint.checks", "tfdebug.recipes"],
     package_dir={"tfdebug": "tfdebug", "tfdebug.recipes": "recipes"},
     package_data={"tfdebug.recipes": ["*.toml"], "tfdebug": ["templates/*"]},
     include_package_data=True,
@@ -29,6 +38,7 @@ setup(
             "wheel>=0.40",
             "flake8>=6.0",
             "selenium>=4.11",
+            "jsonschema>=4.18",
         ],
     },
     entry_points={

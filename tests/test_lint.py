@@ -138,6 +138,7 @@ BROKEN_EXAMPLES = {
     "retracing.py": {"TFD202", "TFD204", "TFD210"},
     "side_effects.py": {"TFD300", "TFD301", "TFD302", "TFD304", "TFD305", "TFD306"},
     "train_broken.py": {"TFD115", "TFD202", "TFD300", "TFD320"},
+    "notebook.ipynb": {"TFD101", "TFD140", "TFD202", "TFD300"},  # the pitfalls it demonstrates
 }
 
 
@@ -558,3 +559,27 @@ def test_a_flag_rebound_elsewhere_is_not_off_for_good():
     assert codes(source) == []
     rebinding = "def louder():\n    global VERBOSE\n    VERBOSE = True\ncfg.keep = True\n"
     assert codes(source + rebinding) == [(8, "TFD300"), (10, "TFD300")]
+
+
+def test_one_vocabulary_with_the_side_effect_guard():
+    """lint and the side-effect guard read one table per API fact (they had drifted apart:
+    13 vs 20 mutators, 11 vs 18 clocks, 4 vs 5 Keras traced methods)."""
+    from tfdebug import _effects, _vocab
+
+    assert _effects.ENTRY_METHODS is _vocab.KERAS_TRACED_METHODS
+    assert set(_vocab.CLOCK_READS) <= set(_effects.CALLS["clock"])
+    assert _effects.MUTATORS is _vocab.MUTATORS
+    # what lint reports now, and did not before
+    assert codes("history = []\n@tf.function\ndef f(x):\n    history.sort()\n"
+                 "    history.reverse()\n    return x\n") == [(4, "TFD302"), (5, "TFD302")]
+    assert codes("import time, datetime\n@tf.function\ndef f(x):\n"
+                 "    t = time.perf_counter_ns()\n    d = datetime.datetime.today()\n"
+                 "    return x\n") == [(4, "TFD305"), (5, "TFD305")]
+    assert codes("class M(keras.Model):\n    def compute_loss(self, x=None, y=None, y_pred=None,"
+                 " sample_weight=None):\n        return y_pred.numpy()\n") == [(3, "TFD140")]
+    assert codes("class M(keras.Model):\n    def compute_loss(self, x=None, y=None, y_pred=None,"
+                 " sample_weight=None):\n        print('loss')\n        return 0.0\n") == [
+        (3, "TFD300")]
+    assert codes("ds = tf.data.Dataset.range(3)\n"
+                 "ds = ds.map(lambda x: tf.py_func(np.sin, [x], tf.float32))\n") == [
+        (2, "TFD170")]

@@ -16,28 +16,19 @@ import builtins
 import collections
 import dataclasses
 import inspect
-import linecache
 import logging
 import sys
 import types
 from typing import Any, Callable
 
 from . import _frames
-from ._ast import attribute_chain
+from ._source import dotted_parts, function_node, own_nodes, parameter_names
+from ._vocab import (CLOCK_OTHERS, CLOCK_READS, KERAS_TRACED_METHODS, MUTATORS, TRAINING_LAYERS,
+                     UNAMBIGUOUS_MUTATORS)
 
 log = logging.getLogger("tfdebug")
 
 MAX_DEPTH = 6  # calls followed from the traced function
-
-# Methods that mutate a container in place, and the subset that only lists, dicts and
-# deques have (safe to report even when the object cannot be looked at).
-MUTATORS = frozenset({
-    "append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "update",
-    "setdefault", "popitem", "add", "discard", "difference_update", "intersection_update",
-    "symmetric_difference_update", "appendleft", "extendleft", "popleft", "rotate",
-})
-UNAMBIGUOUS_MUTATORS = frozenset({"append", "extend", "insert", "appendleft", "extendleft",
-                                  "setdefault"})
 CONTAINERS = (list, dict, set, bytearray, collections.deque)
 
 # Qualified names of calls whose effect (or result) belongs to the moment of tracing.
@@ -47,11 +38,7 @@ CALLS = {
     "input": ("builtins.input",),
     "random": ("random.", "numpy.random.", "secrets.", "uuid.uuid1", "uuid.uuid3",
                "uuid.uuid4", "uuid.uuid5", "os.urandom", "os.getrandom"),
-    "clock": ("time.time", "time.time_ns", "time.perf_counter", "time.perf_counter_ns",
-              "time.monotonic", "time.monotonic_ns", "time.process_time",
-              "time.process_time_ns", "time.sleep", "time.localtime", "time.gmtime",
-              "time.ctime", "time.strftime", "time.asctime", "datetime.datetime.now",
-              "datetime.datetime.utcnow", "datetime.datetime.today", "datetime.date.today"),
+    "clock": CLOCK_READS + CLOCK_OTHERS,
     "io": ("builtins.open", "io.open", "os.remove", "os.unlink", "os.rename", "os.replace",
            "os.makedirs", "os.mkdir", "os.rmdir", "os.listdir", "os.scandir", "os.walk",
            "os.stat", "os.system", "os.popen", "os.write", "os.read", "os.path.exists",
@@ -67,12 +54,7 @@ CALLS = {
            "tensorflow.io.gfile.", "tensorflow.python.lib.io.file_io.",
            "tensorflow.python.platform.gfile."),
 }
-# Layers whose behaviour depends on ``training`` (Keras 3 names).
-TRAINING_LAYERS = ("Dropout", "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D",
-                   "GaussianDropout", "GaussianNoise", "AlphaDropout", "BatchNormalization",
-                   "ActivityRegularization")
-# Methods of Keras models / tf.Modules that run inside Keras' own traced functions.
-ENTRY_METHODS = ("train_step", "test_step", "predict_step", "compute_loss", "call")
+ENTRY_METHODS = KERAS_TRACED_METHODS
 
 
 @dataclasses.dataclass
@@ -92,87 +74,7 @@ class Effect:
         return (self.kind, self.file, self.line)
 
 
-# -- source ------------------------------------------------------------------------------
-
-_tree_cache: dict[str, tuple[int, ast.AST | None]] = {}
-_node_cache: dict[types.CodeType, ast.AST | None] = {}
-
-
-def _tree(filename: str) -> ast.AST | None:
-    lines = linecache.getlines(filename)
-    if not lines:
-        return None
-    cached = _tree_cache.get(filename)
-    stamp = hash(tuple(lines)) if len(lines) < 50_000 else len(lines)
-    if cached is not None and cached[0] == stamp:
-        return cached[1]
-    try:
-        tree = ast.parse("".join(lines), filename)
-    except (SyntaxError, ValueError):
-        tree = None
-    _tree_cache[filename] = (stamp, tree)
-    return tree
-
-
-def function_node(code: types.CodeType) -> ast.AST | None:
-    """The FunctionDef / Lambda node that compiled to ``code`` (None when unknown)."""
-    if code in _node_cache:
-        return _node_cache[code]
-    node = None
-    tree = _tree(code.co_filename)
-    if tree is not None:
-        node = _find_node(tree, code)
-    if len(_node_cache) > 4096:
-        _node_cache.clear()
-    _node_cache[code] = node
-    return node
-
-
-def _find_node(tree: ast.AST, code: types.CodeType) -> ast.AST | None:
-    want_lambda = code.co_name == "<lambda>"
-    arg_names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
-    candidates = []
-    for node in ast.walk(tree):
-        if want_lambda and isinstance(node, ast.Lambda):
-            first = node.lineno
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-                and node.name == code.co_name:
-            first = min([d.lineno for d in node.decorator_list] + [node.lineno])
-        else:
-            continue
-        if first == code.co_firstlineno or node.lineno == code.co_firstlineno:
-            candidates.append(node)
-    if len(candidates) > 1:  # several lambdas on one line: match the parameter names
-        named = [n for n in candidates
-                 if tuple(a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs)
-                 == tuple(arg_names)]
-        candidates = named or candidates
-    return candidates[0] if candidates else None
-
-
 # -- scopes --------------------------------------------------------------------------------
-
-_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-
-
-def _params(node) -> list[str]:
-    a = node.args
-    names = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
-    names += [x.arg for x in (a.vararg, a.kwarg) if x is not None]
-    return names
-
-
-def _own_nodes(node):
-    """Nodes of a function's own body, not of functions or classes nested in it."""
-    body = node.body if isinstance(node.body, list) else [node.body]
-    stack = list(reversed(body))
-    while stack:
-        child = stack.pop()
-        yield child
-        if isinstance(child, _NESTED):
-            continue
-        stack.extend(reversed(list(ast.iter_child_nodes(child))))
-
 
 @dataclasses.dataclass
 class _Scope:
@@ -183,9 +85,9 @@ class _Scope:
 
 
 def _scope(node) -> _Scope:
-    params = set(_params(node))
+    params = set(parameter_names(node))
     stored, glob, nonloc = set(), set(), set()
-    for child in _own_nodes(node):
+    for child in own_nodes(node):
         if isinstance(child, ast.Global):
             glob.update(child.names)
         elif isinstance(child, ast.Nonlocal):
@@ -290,15 +192,10 @@ def resolve(expr, env: _Env):
     return _UNRESOLVED
 
 
-def _dotted(expr) -> list[str] | None:
-    parts, rooted = attribute_chain(expr)
-    return parts if rooted else None
-
-
 def qualified_names(expr, env: _Env, value) -> set[str]:
     """Names a call target is known by: its access path from a module, its definition."""
     names = set()
-    parts = _dotted(expr)
+    parts = dotted_parts(expr)
     if parts:
         root = env.lookup(parts[0]) if not env.is_local(parts[0]) else _UNRESOLVED
         if isinstance(root, types.ModuleType):
@@ -443,7 +340,7 @@ class _Finder:
         if node is None:
             return
         scope = _scope(node)
-        params = _params(node)
+        params = parameter_names(node)
         self_name = params[0] if instance is not None and params else None
         env = _Env(fn, self_name, instance, top, [scope])
         in_layer_call = instance is not None and is_layer(instance) and fn.__name__ == "call"

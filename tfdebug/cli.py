@@ -49,31 +49,47 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("query", nargs="+", metavar="ID|ERROR-TEXT",
                          help='a recipe id such as TFD101, or error text in quotes')
 
+    _add_lint(sub)
+    return parser
+
+
+def _add_lint(sub) -> None:
     lint = sub.add_parser("lint", help="find tf.function pitfalls in source, without running it",
                           description="Check Python files for tf.function / AutoGraph pitfalls "
                                       "(AST only: nothing is imported or run). Exit 0 when clean, "
-                                      "1 with findings, 2 on usage errors. Settings come from "
-                                      "[tool.tfdebug] in the nearest pyproject.toml.")
+                                      "1 with findings, 2 on usage errors. Each file gets the "
+                                      "settings of [tool.tfdebug] in the nearest pyproject.toml "
+                                      "above it. Jupyter notebooks (.ipynb) are checked too.")
     lint.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
-    lint.add_argument("--format", choices=("text", "json"), default="text", dest="fmt",
-                      help="text: `path:line:col: CODE message` lines; json: an array")
+    lint.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text",
+                      dest="fmt", help="text: `path:line:col: CODE message` lines; json: an "
+                                       "array; github: workflow annotations; sarif: SARIF 2.1.0")
     lint.add_argument("--select", action="append", metavar="IDS",
                       help="only these recipe ids, id prefixes or categories (comma-separated)")
     lint.add_argument("--ignore", action="append", metavar="IDS",
                       help="skip these recipe ids, id prefixes or categories (comma-separated)")
     lint.add_argument("--exclude", action="append", metavar="GLOB",
                       help="skip files and folders matching these globs")
-    lint.add_argument("--config", metavar="PYPROJECT", help="read [tool.tfdebug] from this file")
+    lint.add_argument("--config", metavar="PYPROJECT",
+                      help="read [tool.tfdebug] from this file, for every file")
     lint.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
                       help="worker processes (default: automatic)")
+
+
+def _lint_parser() -> argparse.ArgumentParser:
+    """The parser for ``tfdebug lint`` alone: building it imports nothing (no recipes)."""
+    parser = argparse.ArgumentParser(prog="tfdebug")
+    _add_lint(parser.add_subparsers(dest="command", metavar="COMMAND"))
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tfdebug`` console script; returns the exit code."""
-    args = _parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # `tfdebug lint` runs on every commit (pre-commit): its path builds only its own parser
+    args = (_lint_parser() if argv[:1] == ["lint"] else _parser()).parse_args(argv)
     if args.command == "run":
-        return _run(args)
+        return _needs_tensorflow(_run, args)
     if args.command == "lint":
         from .lint import main as lint_main
         return lint_main(args.paths, fmt=args.fmt, select=args.select, ignore=args.ignore,
@@ -85,10 +101,28 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "report":
         return _report(args)
     if args.command == "doctor":
-        from .doctor import render
-        print(render())
-        return 0
+        return _needs_tensorflow(_doctor, args)
     return 2  # pragma: no cover - argparse rejects unknown commands
+
+
+def _needs_tensorflow(command, args) -> int:
+    """Run a runtime command; without TensorFlow, say in one line which extra to install."""
+    try:
+        return command(args)
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in ("tensorflow", "keras"):
+            raise
+        from . import NEEDS_TENSORFLOW
+        print("tfdebug: error: " + NEEDS_TENSORFLOW.format(what=f"`tfdebug {args.command}`"),
+              file=sys.stderr)
+        return 2
+
+
+def _doctor(args) -> int:
+    from .doctor import render
+
+    print(render())
+    return 0
 
 
 def _run(args) -> int:

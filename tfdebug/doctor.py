@@ -9,7 +9,8 @@ def facts() -> list[tuple[str, str]]:
     """(name, value) rows: versions, devices, flags, and whether each hook works."""
     import tensorflow as tf
 
-    from . import __version__, _tf
+    from . import _tf
+    from ._version import __version__
 
     try:
         import keras

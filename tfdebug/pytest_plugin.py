@@ -128,7 +128,7 @@ def pytest_report_header(config):
         return None
     import tensorflow as tf
 
-    from . import __version__
+    from ._version import __version__
     return f"tfdebug {__version__} (TensorFlow {tf.__version__}): {settings.describe()}"
 
 

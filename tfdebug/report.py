@@ -123,7 +123,7 @@ def build(script: str, status: str, diagnostics: list[Finding], traces: list[dic
     """
     import tensorflow as tf
 
-    from . import __version__
+    from ._version import __version__
 
     errors = [f for f in diagnostics if f.severity == "error"]
     warnings_ = [f for f in diagnostics if f.severity != "error"]

@@ -1,0 +1,76 @@
+"""A plain install without TensorFlow: `tfdebug lint`, `recipes` and `explain` work; the
+runtime features say which extra to install."""
+import os
+import subprocess
+
+import pytest
+
+from test_wheel import _fresh_venv, wheel  # noqa: F401  (the wheel fixture, built once)
+
+BAD = ("import tensorflow as tf\n\n@tf.function\ndef step(x):\n    if x > 0:\n"
+       "        x = x - 1\n    return x.numpy()\n")
+
+
+@pytest.fixture(scope="module")
+def bare_python(wheel, tmp_path_factory):  # noqa: F811  (the imported fixture)
+    """A venv holding the wheel and its table dependency, and no TensorFlow or NumPy."""
+    import tabulate
+
+    python = _fresh_venv(str(tmp_path_factory.mktemp("bare") / "venv"), wheel,
+                         with_tensorflow=False)
+    site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True).stdout.strip()
+    source = tabulate.__file__
+    if os.path.basename(source) == "__init__.py":
+        source = os.path.dirname(source)
+    subprocess.run(["cp", "-r", source, site], check=True)
+    names = [n for n in os.listdir(site)]
+    assert "tfdebug" in names and not any(n.startswith(("tensorflow", "numpy")) for n in names)
+    return python
+
+
+def _run(python, *args, cwd):
+    return subprocess.run([python, "-m", "tfdebug", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=120)
+
+
+def test_lint_works_without_tensorflow(bare_python, tmp_path):
+    (tmp_path / "train.py").write_text(BAD)
+    check = subprocess.run([bare_python, "-c", "import tensorflow"], capture_output=True,
+                           text=True, cwd=str(tmp_path))
+    assert check.returncode == 1 and "ModuleNotFoundError" in check.stderr
+    proc = _run(bare_python, "lint", "train.py", cwd=str(tmp_path))
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "train.py:7:12: TFD140 `.numpy()` inside traced code: tensors are symbolic there; "
+        "return the tensor and call .numpy() outside"]
+    sarif = _run(bare_python, "lint", "--format", "sarif", "train.py", cwd=str(tmp_path))
+    assert sarif.returncode == 1 and '"ruleId": "TFD140"' in sarif.stdout
+    assert "tfdebug/lint/walker.py" in subprocess.run(
+        [bare_python, "-c", "import tfdebug.lint.walker as w; print(w.__file__)"],
+        capture_output=True, text=True, check=True).stdout.replace(os.sep, "/")
+
+
+def test_recipes_and_explain_work_without_tensorflow(bare_python, tmp_path):
+    listed = _run(bare_python, "recipes", "--category", "tensor-as-bool", cwd=str(tmp_path))
+    assert listed.returncode == 0 and "TFD101" in listed.stdout, listed.stderr
+    by_id = _run(bare_python, "explain", "TFD140", cwd=str(tmp_path))
+    assert by_id.returncode == 0 and "TFD140" in by_id.stdout, by_id.stderr
+    by_text = _run(bare_python, "explain", "TypeError: Tensor is unhashable", cwd=str(tmp_path))
+    assert by_text.returncode == 0 and "TFD1" in by_text.stdout, by_text.stderr
+
+
+def test_runtime_features_name_the_extra_in_one_sentence(bare_python, tmp_path):
+    proc = subprocess.run([bare_python, "-c", "import tfdebug; print(tfdebug.__version__); "
+                           "tfdebug.eager"], capture_output=True, text=True, cwd=str(tmp_path))
+    assert proc.returncode == 1 and proc.stdout.strip() == "0.1.0"
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last == ("ImportError: tfdebug.eager needs TensorFlow: install it with "
+                    "`pip install 'tfdebug[cpu]'` (or `pip install 'tfdebug[tf]'` for the GPU "
+                    "build).")
+    doctor = _run(bare_python, "doctor", cwd=str(tmp_path))
+    assert doctor.returncode == 2
+    assert doctor.stderr.strip() == (
+        "tfdebug: error: `tfdebug doctor` needs TensorFlow: install it with "
+        "`pip install 'tfdebug[cpu]'` (or `pip install 'tfdebug[tf]'` for the GPU build).")

@@ -1,0 +1,314 @@
+"""Reading the user's source: parsed trees cached on linecache text, and AST helpers.
+
+One layer for every reader of user source (the linter, the side-effect guard, the
+explainer): stdlib only, imports nothing of tfdebug, never imports or runs user code.
+
+Example::
+
+    tree = module_tree("train.py")
+    stmt = statement_at(tree, 12)
+    func = enclosing_function(tree, 12)
+"""
+from __future__ import annotations
+
+import ast
+import linecache
+import types
+
+from ._vocab import KERAS_LOOPS  # noqa: F401  (re-exported for the readers that import it here)
+
+# -- trees -------------------------------------------------------------------------------
+
+_tree_cache: dict[str, tuple[int, ast.AST | None]] = {}
+_node_cache: dict[types.CodeType, ast.AST | None] = {}
+_CACHE_FILES = 64
+
+
+def module_tree(filename: str | None) -> ast.AST | None:
+    """The parsed module of ``filename``, cached on its linecache text; None if unreadable.
+
+    The key is the text itself, so an edited file (or a re-run notebook cell) is parsed anew.
+    """
+    if not filename:
+        return None
+    try:
+        lines = linecache.getlines(filename)
+    except Exception:  # noqa: BLE001 - unreadable, vanished or binary files give nothing
+        return None
+    if not lines:
+        return None
+    key = hash(tuple(lines))
+    cached = _tree_cache.get(filename)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    try:
+        tree = ast.parse("".join(lines), filename)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        tree = None
+    if len(_tree_cache) > _CACHE_FILES:
+        _tree_cache.clear()
+    _tree_cache[filename] = (key, tree)
+    return tree
+
+
+def function_node(code: types.CodeType) -> ast.AST | None:
+    """The FunctionDef / Lambda node that compiled to ``code`` (None when unknown)."""
+    if code in _node_cache:
+        return _node_cache[code]
+    tree = module_tree(code.co_filename)
+    node = _find_node(tree, code) if tree is not None else None
+    if len(_node_cache) > 4096:
+        _node_cache.clear()
+    _node_cache[code] = node
+    return node
+
+
+def _find_node(tree: ast.AST, code: types.CodeType) -> ast.AST | None:
+    want_lambda = code.co_name == "<lambda>"
+    arg_names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    candidates = []
+    for node in ast.walk(tree):
+        if want_lambda and isinstance(node, ast.Lambda):
+            first = node.lineno
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and node.name == code.co_name:
+            first = min([d.lineno for d in node.decorator_list] + [node.lineno])
+        else:
+            continue
+        if first == code.co_firstlineno or node.lineno == code.co_firstlineno:
+            candidates.append(node)
+    if len(candidates) > 1:  # several lambdas on one line: match the parameter names
+        named = [n for n in candidates
+                 if tuple(a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs)
+                 == tuple(arg_names)]
+        candidates = named or candidates
+    return candidates[0] if candidates else None
+
+
+# -- where a line sits ---------------------------------------------------------------------
+
+class SourceIndex:
+    """One walk of a module's tree: every node, parents, statements, functions, calls."""
+
+    def __init__(self, tree: ast.AST):
+        self.nodes = list(ast.walk(tree))
+        self.parents = {child: node for node in self.nodes for child in ast.iter_child_nodes(node)}
+        self.stmts = [n for n in self.nodes if isinstance(n, ast.stmt)]
+        self.functions = [n for n in self.nodes
+                          if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+        self.calls = [n for n in self.nodes if isinstance(n, ast.Call)]
+        self.call_names = [(dotted_tail(n.func), n) for n in self.calls]
+
+
+def source_index(tree: ast.AST) -> SourceIndex:
+    index = getattr(tree, "_tfdebug_index", None)
+    if index is None:
+        index = tree._tfdebug_index = SourceIndex(tree)
+    return index
+
+
+def _innermost(nodes, line: int):
+    best = None
+    for node in nodes:  # breadth first: a later hit on the same line is nested deeper
+        if node.lineno <= line <= (node.end_lineno or node.lineno):
+            if best is None or node.lineno >= best.lineno:
+                best = node
+    return best
+
+
+def statement_at(tree: ast.AST, line: int) -> ast.stmt | None:
+    """The innermost statement whose lines cover ``line``."""
+    return _innermost(source_index(tree).stmts, line)
+
+
+def enclosing_function(tree: ast.AST, line: int) -> ast.AST | None:
+    """The innermost def / lambda whose lines cover ``line``."""
+    return _innermost(source_index(tree).functions, line)
+
+
+def calls_in(tree: ast.AST, node: ast.AST):
+    """(dotted name, Call) for the calls inside ``node``'s lines."""
+    first, last = node.lineno, node.end_lineno or node.lineno
+    return [(name, call) for name, call in source_index(tree).call_names
+            if first <= call.lineno <= last]
+
+
+def line_nodes(stmt: ast.stmt, line: int) -> list[ast.AST]:
+    """Expression nodes of ``stmt`` on ``line`` (the header only, for compound statements)."""
+    if isinstance(stmt, (ast.For, ast.While, ast.If, ast.With, ast.Try, ast.FunctionDef,
+                         ast.AsyncFunctionDef, ast.ClassDef)):
+        roots = [getattr(stmt, name) for name in ("iter", "target", "test", "items")
+                 if getattr(stmt, name, None) is not None]
+        roots = [r for item in roots for r in (item if isinstance(item, list) else [item])]
+    else:
+        roots = [stmt]
+    return [n for root in roots for n in ast.walk(root)
+            if getattr(n, "lineno", line) <= line <= (getattr(n, "end_lineno", None) or line)]
+
+
+# -- names -------------------------------------------------------------------------------
+
+def attribute_chain(node: ast.AST) -> tuple[list[str], bool]:
+    """The names of ``a.b.c`` as ``(["a", "b", "c"], True)``.
+
+    The flag is False when the chain does not start at a plain name (``f().b.c`` gives
+    ``(["b", "c"], False)``); callers decide whether a partial chain is useful.
+    """
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    rooted = isinstance(node, ast.Name)
+    if rooted:
+        parts.append(node.id)
+    return parts[::-1], rooted
+
+
+def dotted_rooted(node: ast.AST) -> str:
+    """``a.b.c`` for an attribute chain rooted at a name, else ``""``."""
+    parts, rooted = attribute_chain(node)
+    return ".".join(parts) if rooted else ""
+
+
+def dotted_tail(node: ast.AST) -> str:
+    """``a.b.c`` for an attribute chain; the known tail (``b.c``) for ``f().b.c``."""
+    return ".".join(attribute_chain(node)[0])
+
+
+def dotted_parts(node: ast.AST) -> list[str] | None:
+    """``["a", "b", "c"]`` for a chain rooted at a name, else None."""
+    parts, rooted = attribute_chain(node)
+    return parts if rooted else None
+
+
+# -- functions and their bodies ------------------------------------------------------------
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def all_args(args: ast.arguments) -> list[ast.arg]:
+    """Every parameter in signature order: positional-only, positional, *args, keyword-only,
+    **kwargs."""
+    return [*args.posonlyargs, *args.args, *([args.vararg] if args.vararg else []),
+            *args.kwonlyargs, *([args.kwarg] if args.kwarg else [])]
+
+
+def own_nodes(node):
+    """Nodes of a function's own body, not of functions or classes nested in it."""
+    body = node.body if isinstance(node.body, list) else [node.body]
+    stack = list(reversed(body))
+    while stack:
+        child = stack.pop()
+        yield child
+        if isinstance(child, _NESTED):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(child))))
+
+
+def own_statements(body):
+    """Statements of ``body`` and of the blocks nested in it, not of nested defs/classes."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, _NESTED):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            yield from own_statements(getattr(stmt, field, []) or [])
+        for handler in getattr(stmt, "handlers", []) or []:
+            yield from own_statements(handler.body)
+
+
+def locally_bound(func) -> set[str]:
+    """Names a function binds by statements (Python's rule: assigned anywhere => local).
+
+    Subscript and attribute targets bind nothing (``d[k] = v`` leaves ``d`` free); names only
+    bound inside expressions (walrus, comprehension targets) are not counted.
+    """
+    names = {a.arg for a in all_args(func.args)}
+    declared = set()
+    body = func.body if isinstance(func.body, list) else []
+    for stmt in own_statements(body):
+        if isinstance(stmt, (ast.Global, ast.Nonlocal)):
+            declared.update(stmt.names)
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(stmt.name)
+            continue
+        targets = []
+        if isinstance(stmt, ast.Assign):
+            targets = stmt.targets
+        elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
+            targets = [stmt.target]
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            targets = [stmt.target]
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in stmt.names)
+        for target in targets:
+            for n in ast.walk(target):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    names.add(n.id)
+    return names - declared
+
+
+def method_of(cls: ast.ClassDef, name: str):
+    """The def ``name`` in the body of ``cls``, or None."""
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+            return stmt
+    return None
+
+
+def single_binding(body, name):
+    """The value of the one ``name = value`` among ``body``'s statements, else None."""
+    values = [stmt.value for stmt in body if isinstance(stmt, ast.Assign)
+              and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)]
+    return values[0] if len(values) == 1 else None
+
+
+def mentions(node, name: str) -> bool:
+    """Does ``node`` contain the name or attribute ``name`` anywhere?"""
+    return any((isinstance(n, ast.Attribute) and n.attr == name) or (
+        isinstance(n, ast.Name) and n.id == name) for n in ast.walk(node))
+
+
+def mentions_name(node, names) -> bool:
+    """Does ``node`` read or write one of the plain ``names``?"""
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+
+def terminates(body) -> bool:
+    """Does the block end in return/raise/continue/break?"""
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+
+
+def names_used_after(func, node) -> set[str]:
+    """Names ``func`` reads on lines after ``node`` ends."""
+    end = getattr(node, "end_lineno", node.lineno)
+    return {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+            and n.lineno > end}
+
+
+def called_not_kept(outer, name) -> bool:
+    """Is the nested function ``name`` only called in ``outer`` (not returned, stored, passed)?"""
+    callees = {id(n.func) for n in ast.walk(outer) if isinstance(n, ast.Call)}
+    uses = [n for n in ast.walk(outer) if isinstance(n, ast.Name) and n.id == name
+            and isinstance(n.ctx, ast.Load)]
+    return bool(uses) and all(id(n) in callees for n in uses)
+
+
+def self_attribute(node) -> str | None:
+    """``"history"`` for ``self.history``; None for anything else."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+            node.value.id == "self":
+        return node.attr
+    return None
+
+
+def parameter_names(node) -> list[str]:
+    """Parameter names, named ones first (positional-only, positional, keyword-only), then
+    ``*args`` and ``**kwargs`` (the side-effect guard's order; ``all_args`` keeps signature
+    order)."""
+    a = node.args
+    names = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+    names += [x.arg for x in (a.vararg, a.kwarg) if x is not None]
+    return names

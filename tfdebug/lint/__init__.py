@@ -1,0 +1,39 @@
+"""``tfdebug lint``: find tf.function / AutoGraph pitfalls in source, without running it.
+
+The checker reads Python source with :mod:`ast` only: it never imports or runs the code it
+checks, and imports no TensorFlow itself. It first works out which code runs as a graph
+(``@tf.function`` in any spelling, ``tf.function(fn)``, Keras ``call``/``train_step``/...,
+``tf.data`` ``map``/``filter`` functions, Keras metric/loss functions, and the same-module
+helpers they call), and whether AutoGraph converts it. Then it follows which local names hold
+symbolic tensors and reports the constructs that fail or misbehave there. When a value's
+tensor-ness is unknown it stays silent: a false alarm costs more than a missed finding.
+
+Every check cites a recipe (``CHECKS``), so ``tfdebug explain TFD101`` tells the whole story.
+
+The package: ``codes`` (the check table), ``findings``, ``apis``/``values``/``kinds`` (what
+names and expressions give), ``facts`` (module facts), ``entries`` (what runs as a graph),
+``expressions``/``walker`` (traversal), ``checks/`` (one module per recipe category group),
+``driver`` (one module's analysis, and ``findings_at`` for the explainer), ``config``,
+``files``, ``notebooks``, ``output`` (text, JSON, GitHub annotations, SARIF), ``cli``.
+
+Example::
+
+    from tfdebug import lint
+    for finding in lint.lint_source("@tf.function\\ndef f(x):\\n    return x.numpy()\\n",
+                                    "f.py", header="import tensorflow as tf\\n"):
+        print(finding.text())
+"""
+from .codes import CHECKS, INTERNAL_ERROR, READ_ERROR, SYNTAX_ERROR
+from .config import Options, PerFileConfig, check_selectors, load_config, options_from
+from .driver import analyse, findings_at
+from .files import (DEFAULT_EXCLUDE, collect_files, lint_file, lint_paths, lint_source,
+                    read_source, suppressed)
+from .findings import LintFinding, LintUsageError
+from .output import FORMATS, render
+from .cli import main
+
+__all__ = ["CHECKS", "DEFAULT_EXCLUDE", "FORMATS", "INTERNAL_ERROR", "LintFinding",
+           "LintUsageError", "Options", "PerFileConfig", "READ_ERROR", "SYNTAX_ERROR", "analyse",
+           "check_selectors",
+           "collect_files", "findings_at", "lint_file", "lint_paths", "lint_source",
+           "load_config", "main", "options_from", "read_source", "render", "suppressed"]

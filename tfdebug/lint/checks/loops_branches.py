@@ -1,0 +1,85 @@
+"""loop-var-shape, branch-mismatch (TFD150, 151, 155, 156): what AutoGraph's converted loops
+and branches need of the variables they carry."""
+from __future__ import annotations
+
+import ast
+
+from ..._source import (dotted_rooted, mentions, mentions_name, names_used_after,
+                        own_statements, terminates)
+from ..apis import _GRAPH_LOOP_SHAPE_OPS, _literal_dtype
+from ..values import SCALAR, _is_tensor
+
+
+def _int_literal_init(w, name) -> bool:
+    for stmt in ast.walk(w.func):
+        if isinstance(stmt, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            return _literal_dtype(stmt.value) == "int"
+    return False
+
+
+def loop_var_dtype(w, node, before, after):
+    """``total += 0.5`` in a tensor loop on a variable that started as a Python int."""
+    target = node.target
+    if (w.ctx.converted and before == SCALAR and _is_tensor(after)
+            and after.dtype == "float" and _int_literal_init(w, target.id)
+            and any(lp[1] and target.id in lp[2] for lp in w.loops)):
+        w.mod.report("loop-var-dtype", node, f"loop variable `{target.id}` starts as a "
+                     "Python int (int32 tensor) but becomes float inside the tensor loop; "
+                     "initialise it as a float (0.0)")
+
+
+def loop_shape(w, loop, body, bound_before):
+    mod = w.mod
+    if any(mentions(s, "set_loop_options") for s in body):
+        return
+    for stmt in own_statements(body):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(
+                stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call):
+            name = stmt.targets[0].id
+            callee = mod.resolve(stmt.value.func) or ""
+            if name in bound_before and callee.startswith("tensorflow.") and \
+                    callee.rsplit(".", 1)[-1] in _GRAPH_LOOP_SHAPE_OPS and stmt.value.args and \
+                    mentions_name(stmt.value.args[0], {name}):
+                mod.report("loop-var-grows", stmt, f"`{name}` grows on every iteration of a "
+                           "loop over a tensor; declare a shape invariant with "
+                           "tf.autograph.experimental.set_loop_options or use tf.TensorArray")
+
+
+def _branch_structures(body) -> dict:
+    out = {}
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(
+                stmt.targets[0], ast.Name):
+            value = stmt.value
+            if isinstance(value, (ast.Tuple, ast.List)):
+                out[stmt.targets[0].id] = f"a {len(value.elts)}-tuple"
+            elif isinstance(value, (ast.Name, ast.BinOp, ast.UnaryOp)) or (
+                    isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                    and dotted_rooted(value.func).startswith(("tf.", "tensorflow."))):
+                out[stmt.targets[0].id] = "a single tensor"
+            else:
+                out[stmt.targets[0].id] = None
+    return out
+
+
+def branches(w, node, bound_before, body_assigned, else_assigned):
+    mod = w.mod
+    if terminates(node.body) or terminates(node.orelse):
+        return
+    used_after = names_used_after(w.func, node)
+    for name in sorted((body_assigned ^ else_assigned) - bound_before):
+        if name in used_after and name not in w.local_defs:
+            where = "`if`" if name in body_assigned else "`else`"
+            mod.report("branch-undefined", node, f"`{name}` is set only in the {where} branch "
+                       "of an `if` on a tensor but used after it; define it before the `if` "
+                       "(or in both branches)")
+            return
+    body_shapes, else_shapes = _branch_structures(node.body), _branch_structures(node.orelse)
+    for name in sorted(set(body_shapes) & set(else_shapes)):
+        a, b = body_shapes[name], else_shapes[name]
+        if a is not None and b is not None and a != b:
+            mod.report("branch-structure", node, f"the branches of this tensor `if` give "
+                       f"`{name}` different structures ({a} vs {b}); return the same "
+                       "nesting from both")
+            return

@@ -1,0 +1,122 @@
+"""retracing, stale-capture (TFD200, 202, 204, 210): calls and definitions that make a
+tf.function trace again, and globals it reads once."""
+from __future__ import annotations
+
+import ast
+
+from ..._source import called_not_kept, mentions_name, own_statements
+from ..apis import _NAMED_SHAPE_CTORS, _literal_dtype
+from ..values import SCALAR
+
+
+def _names_changed_in_loops(w) -> set[str]:
+    names = set()
+    for loop, graph_loop, _ in w.loops:
+        if graph_loop:
+            continue
+        for stmt in own_statements(loop.body):
+            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+                names.add(stmt.target.id)
+            elif isinstance(stmt, ast.Assign) and any(
+                    isinstance(t, ast.Name) and mentions_name(stmt.value, {t.id})
+                    for t in stmt.targets):
+                names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+    return names
+
+
+def _python_loop_vars(w) -> set[str]:
+    names = set()
+    for loop, graph_loop, _ in w.loops:
+        if graph_loop or not isinstance(loop, ast.For):
+            continue
+        it = loop.iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in (
+                "range", "enumerate"):
+            if it.func.id == "range" and isinstance(loop.target, ast.Name):
+                names.add(loop.target.id)
+            elif it.func.id == "enumerate" and isinstance(loop.target, ast.Tuple) and \
+                    isinstance(loop.target.elts[0], ast.Name):
+                names.add(loop.target.elts[0].id)
+        elif isinstance(it, (ast.List, ast.Tuple)) and it.elts and isinstance(loop.target, ast.Name) \
+                and all(_literal_dtype(e) in ("int", "float") for e in it.elts):
+            names.add(loop.target.id)
+    return names
+
+
+def host_call(w, node, target):
+    """A host call of a tf.function with a Python number or a shape that changes per loop."""
+    mod = w.mod
+    func = node.func
+    if func.id not in mod.tf_functions or func.id in mod.relaxed_names or (
+            isinstance(target, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and target.name == func.id and id(target) in mod.no_retrace):
+        return
+    loop_vars = _python_loop_vars(w)
+    changing = _names_changed_in_loops(w)
+    for arg in list(node.args) + [kw.value for kw in node.keywords]:
+        if isinstance(arg, ast.Name) and arg.id in changing and w.kind(arg) == SCALAR:
+            mod.report("python-scalar-arg", node, f"`{func.id}` gets the Python number "
+                       f"`{arg.id}`, which changes in the loop: every new value traces the "
+                       f"function again; pass tf.constant({arg.id}) or keep it in a "
+                       "tf.Variable")
+            return
+    if not loop_vars:
+        return
+    for arg in list(node.args) + [kw.value for kw in node.keywords]:
+        if isinstance(arg, ast.Name) and arg.id in loop_vars:
+            mod.report("python-scalar-arg", node, f"`{func.id}` gets the Python number "
+                       f"`{arg.id}` from a loop: every new value traces the function again; "
+                       f"pass tf.constant({arg.id})")
+            return
+        if isinstance(arg, ast.Call):
+            sub = mod.resolve(arg.func) or ""
+            if sub.startswith("tensorflow.") and sub.rsplit(".", 1)[-1] in _NAMED_SHAPE_CTORS:
+                shape_args = arg.args[:2] if sub.endswith(".range") else arg.args[:1]
+                if any(mentions_name(a, loop_vars) for a in shape_args):
+                    mod.report("shape-changing-arg", node, f"`{func.id}` gets a tensor whose "
+                               "shape changes with the loop: every new shape traces the "
+                               "function again; pass an input_signature with None dimensions "
+                               "or reduce_retracing=True")
+                    return
+
+
+def nested_tf_function(w, node):
+    mod = w.mod
+    decorated = any(mod.is_tf_function(d) for d in node.decorator_list)
+    if not decorated:
+        return
+    if w.loops:
+        mod.report("tf-function-in-loop", node, "a tf.function is defined inside a loop: "
+                   "each iteration makes a new function that traces again; define it once")
+    elif isinstance(w.func, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+            w.ctx.graph or w.func.name in mod.called_in_loop) and called_not_kept(
+            w.func, node.name):
+        mod.report("tf-function-in-loop", node, f"tf.function `{node.name}` is created anew "
+                   "on every call of its enclosing function, and traced again each time; "
+                   "define it once, outside")
+
+
+def tf_function_call(w, node):
+    mod = w.mod
+    func = w.func
+    if isinstance(node.func, ast.Call) and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+            and not w.loops and (w.ctx.graph or func.name in mod.called_in_loop):
+        mod.report("tf-function-in-loop", node, f"tf.function(...) is created and called on "
+                   f"every call of `{func.name}`, so it traces every time; create it once, "
+                   "outside")
+        return
+    if w.loops:
+        mod.report("tf-function-in-loop", node, "tf.function(...) is called inside a loop: "
+                   "each iteration makes a new function that traces again; create it once")
+
+
+def stale_global(w, node):
+    mod, ctx = w.mod, w.ctx
+    if (ctx.graph and ctx.kind in ("function", "helper") and isinstance(node.ctx, ast.Load)
+            and node.id in mod.loop_assigned_globals and node.id not in w.local_names
+            and id(w.func) not in mod.made_in_loop  # a new function sees the new value
+            and node.id not in w.env and node.id not in mod.defs
+            and node.id not in mod.classes and node.id not in mod.aliases):
+        mod.report("stale-global", node, f"the global `{node.id}` is reassigned in a loop, but "
+                   "the traced function keeps the value it saw when it was traced; pass it "
+                   "as a tensor argument or keep it in a tf.Variable")

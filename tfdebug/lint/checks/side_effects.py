@@ -1,0 +1,133 @@
+"""trace-time-side-effect (TFD300-308): Python effects that happen once per trace, not once
+per call (print, I/O, random numbers, clocks, writes to outside state)."""
+from __future__ import annotations
+
+import ast
+
+from ..._source import dotted_rooted, mentions, method_of, self_attribute
+from ..._vocab import CLOCK_READS, MUTATORS
+from ..facts import _closure_binding
+from ..values import Kind
+
+
+def builtin_io(w, node, name, args_kinds):
+    builtin = w.builtin(node.func)
+    if builtin is None or w.eager_guard:
+        return
+    if builtin == "print":
+        w.mod.report("print", node, "`print()` in traced code runs once per trace, not "
+                     "once per call; use tf.print")
+    elif builtin == "open" and w.ctx.kind != "keras":
+        w.mod.report("python-io", node, "`open()` in traced code reads or writes once, at "
+                     "trace time; use tf.io ops (tf.io.read_file, tf.io.write_file)")
+    elif builtin == "input":
+        w.mod.report("python-input", node, "`input()` in traced code asks once, at trace "
+                     "time; read the value outside and pass it in as a tensor")
+
+
+def random_and_clocks(w, node, name, args_kinds):
+    if name is None or w.eager_guard:
+        return
+    func = node.func
+    if name.startswith("numpy.random."):
+        w.mod.report("python-random", node, f"`{dotted_rooted(func)}()` in traced code runs "
+                     "once per trace: the random value is frozen into the graph; use "
+                     "tf.random")
+    elif name.startswith("random.") and name.count(".") == 1:
+        w.mod.report("python-random", node, f"`{dotted_rooted(func)}()` in traced code runs once "
+                     "per trace: the value is frozen into the graph; use tf.random")
+    elif name in CLOCK_READS:
+        w.mod.report("python-clock", node, f"`{dotted_rooted(func)}()` in traced code is read "
+                     "once, at trace time; use tf.timestamp()")
+
+
+def _reads_stale_state(w, node) -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Load) and \
+                sub.attr in w.mod.loop_assigned_attrs:
+            return True
+        if isinstance(sub, ast.Name) and sub.id in w.mod.loop_assigned_globals and \
+                sub.id not in w.assigned and sub.id not in w.local_names:
+            return True
+    return False
+
+
+def numpy_reads_stale_state(w, node, name, args_kinds):
+    """NumPy on Python state a host loop changes (NumPy on tensors is numpy-in-graph's)."""
+    if name is not None and name.startswith("numpy.") and not name.startswith("numpy.random.") \
+            and not w.tensor_in_args(node, args_kinds) and _reads_stale_state(w, node):
+        w.mod.report("stale-capture", node, f"`{dotted_rooted(node.func)}()` reads Python state "
+                     "that changes between calls; the value is frozen when the function is "
+                     "traced: pass it as a tensor argument")
+
+
+def global_write(w, stmt, name: str, augmented: bool):
+    if w.ctx.graph and name in w.globals:
+        verb = "written" if augmented else "assigned"
+        w.mod.report("global-write", stmt, f"`{name}` is a global {verb} inside "
+                     "traced code: it changes once per trace, not once per call")
+
+
+def attribute_update(w, node):
+    """``obj.attr += ...`` in a tf.function (Keras layers keep state in variables)."""
+    ctx, target = w.ctx, node.target
+    if ctx.graph and ctx.kind in ("function", "data", "helper"):
+        owner = dotted_rooted(target.value) or "object"
+        w.mod.report("attribute-mutation", node, f"`{owner}.{target.attr}` is updated "
+                     "inside traced code: it runs once per trace, not once per call; "
+                     "keep the state in a tf.Variable")
+
+
+def container_mutation(w, owner, node, how):
+    if mentions(node, "executing_eagerly") or w.eager_guard:
+        return  # a probe recording whether this ran eagerly, or code that never traces
+    if owner in w.assigned or owner in w.local_names or owner in w.env:
+        return
+    if owner in ("self", "cls") or owner in w.mod.aliases:
+        return
+    kind = w.mod.env.get(owner)
+    closure = _closure_binding(w.mod, w.func, owner)
+    if (kind is not None and kind.what in ("list", "dict", "set")) or closure:
+        w.mod.report("container-mutation", node, f"{how} on `{owner}`, a Python "
+                     "container from outside the traced function: it runs once per "
+                     "trace, not on every call; return the values or use a tf.Variable")
+
+
+def item_assignment(w, target, stmt):
+    if w.ctx.graph and isinstance(target.value, ast.Name):
+        container_mutation(w, target.value.id, stmt, "item assignment")
+
+
+def _init_containers(cls: ast.ClassDef | None) -> set[str]:
+    """Attributes that ``cls.__init__`` sets to a new list/dict/set (``self.history = []``)."""
+    init = method_of(cls, "__init__") if cls is not None else None
+    names = set()
+    for stmt in ast.walk(init) if init is not None else ():
+        if isinstance(stmt, ast.Assign) and (
+                isinstance(stmt.value, (ast.List, ast.Dict, ast.Set)) or (
+                    isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)
+                    and stmt.value.func.id in ("list", "dict", "set") and not stmt.value.args)):
+            names.update(filter(None, (self_attribute(t) for t in stmt.targets)))
+    return names
+
+
+def mutator_call(w, node, name, args_kinds):
+    """``outside.append(x)``: once per trace. In a loop over a tensor, appending to a list made
+    before the loop is the out-of-scope-tensor case (TFD115) instead."""
+    mod, func = w.mod, node.func
+    if isinstance(func, ast.Attribute) and func.attr in MUTATORS and isinstance(
+            func.value, ast.Name):
+        owner = func.value.id
+        graph_loop = w.graph_loop()
+        if (func.attr == "append" and graph_loop is not None and owner in graph_loop[2]
+                and (w.env.get(owner) or Kind("?")).what == "list"):
+            mod.report("append-in-graph-loop", node, f"`{owner}.append()` inside a loop over a "
+                       "tensor: the appended tensors cannot leave the loop; use "
+                       "tf.TensorArray")
+        else:
+            container_mutation(w, owner, node, f"`.{func.attr}()`")
+    elif w.ctx.graph and isinstance(func, ast.Attribute) and func.attr in MUTATORS \
+            and not w.eager_guard and self_attribute(func.value) in _init_containers(w.cls):
+        mod.report("container-mutation", node, f"`.{func.attr}()` on `self."
+                   f"{func.value.attr}`, a Python container made in `__init__`: it runs once "
+                   "per trace, not on every call; use a keras.metrics.Mean or a tf.Variable")

@@ -1,0 +1,206 @@
+"""What runs as a graph: tf.function entries (decorated, wrapped, Keras methods, tf.data and
+compile functions), the helpers they call, and what call sites say of their arguments."""
+from __future__ import annotations
+
+import ast
+from collections import namedtuple
+
+from .._source import all_args, method_of, own_statements
+from .._vocab import KERAS_TRACED_METHODS
+from .apis import _DATASET_FN_METHODS
+from .checks import creation
+from .facts import Context, _keras_class_kind, _Module, _resolve_fn
+from .kinds import KindInference
+from .values import TENSOR, Kind, _is_tensor, _join
+
+DATASET_FN_METHODS = _DATASET_FN_METHODS
+Keyword = namedtuple("Keyword", "name kind")  # a keyword argument's kind at a call site
+
+
+def _module_env(mod: _Module) -> None:
+    """Kinds of module-level names, and the names bound to tf.function objects."""
+    walker = KindInference(mod, Context(False, False, "host"))
+    relaxed: dict[str, bool] = {}
+    for stmt in own_statements(mod.tree.body):
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and \
+                mod.is_tf_function(stmt.value):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    relaxed[target.id] = relaxed.get(target.id, True) and any(
+                        kw.arg in ("input_signature", "reduce_retracing")
+                        for kw in stmt.value.keywords)
+                    fn = _resolve_fn(mod, stmt.value.args[0]) if stmt.value.args else None
+                    if fn is not None:
+                        mod.tf_functions[target.id] = fn
+    mod.relaxed_names = {name for name, ok in relaxed.items() if ok}
+    for stmt in mod.tree.body:
+        if isinstance(stmt, ast.Assign):
+            walker.cache.clear()
+            try:
+                kind = walker.kind(stmt.value)
+            except RecursionError:
+                kind = None
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    mod.env[target.id] = _join(mod.env[target.id], kind) if target.id in mod.env else kind
+                    if isinstance(stmt.value, ast.Call) and mod.is_tf_function(stmt.value) and \
+                            stmt.value.args:
+                        fn = _resolve_fn(mod, stmt.value.args[0])
+                        if fn is not None:
+                            mod.tf_functions[target.id] = fn
+
+
+def _decorator_entry(mod: _Module, func) -> Context | None:
+    for dec in func.decorator_list:
+        if mod.is_tf_function(dec):
+            converted = True
+            if isinstance(dec, ast.Call):
+                for kw in dec.keywords:
+                    if kw.arg == "autograph" and isinstance(kw.value, ast.Constant) and \
+                            kw.value.value is False:
+                        converted = False
+                    if kw.arg in ("input_signature", "reduce_retracing"):
+                        mod.no_retrace.add(id(func))
+            return Context(True, converted, "function", entry=True)
+    return None
+
+
+def _find_entries(mod: _Module) -> None:
+    for node in mod.functions:
+        ctx = _decorator_entry(mod, node)
+        cls = mod.parent_class.get(id(node))
+        keras = _keras_class_kind(mod, cls) if cls is not None else None
+        if ctx is not None:
+            if keras and node.name == "call":
+                creation.keras_call_decorated(mod, node)
+            params = {}
+            if any(isinstance(d, ast.Call) and any(kw.arg == "input_signature" for kw in d.keywords)
+                   for d in node.decorator_list):
+                params = {a.arg: TENSOR for a in all_args(node.args) if a.arg not in ("self", "cls")}
+            mod.entries.append((node, ctx, params))
+            if cls is None and mod.parent_func.get(id(node)) is None:
+                mod.tf_functions[node.name] = node
+        elif keras and node.name in KERAS_TRACED_METHODS:
+            mod.entries.append((node, Context(True, False, "keras", entry=True,
+                                              keras_name=node.name), {}))
+    for node, _ in mod.calls:
+        if mod.is_tf_function(node) and node.args:
+            fn = node.args[0]
+            target = _resolve_fn(mod, fn)
+            if target is None and isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name) \
+                    and fn.value.id == "self":
+                for cls in mod.classes.values():
+                    if node.lineno >= cls.lineno and node.end_lineno <= cls.end_lineno:
+                        target = method_of(cls, fn.attr)
+            if target is not None:
+                converted = not any(kw.arg == "autograph" and isinstance(kw.value, ast.Constant)
+                                    and kw.value.value is False for kw in node.keywords)
+                mod.entries.append((target, Context(True, converted, "function", entry=True), {}))
+
+
+def _call_site_params(mod: _Module, fn, params: dict) -> dict:
+    """Parameters that every host call site passes a tensor for (and no site contradicts)."""
+    sites = mod.call_args.get(id(fn))
+    if not sites or isinstance(fn, ast.Lambda):
+        return params
+    names = [a.arg for a in all_args(fn.args)]
+    out = dict(params)
+    for i, pname in enumerate(names):
+        if pname in out:
+            continue
+        kinds = []
+        for site in sites:
+            positional = [k for k in site if not isinstance(k, Keyword)]
+            keyword = dict(k for k in site if isinstance(k, Keyword))
+            kinds.append(positional[i] if i < len(positional) else keyword.get(pname))
+        if kinds and all(_is_tensor(k) for k in kinds):
+            dtypes = {k.dtype for k in kinds}
+            out[pname] = Kind("tensor", dtypes.pop() if len(dtypes) == 1 else None)
+    return out
+
+
+def _host_functions(mod: _Module) -> list:
+    """Functions whose plain-Python body matters: they build datasets, compile models, make
+    or call tf.functions (call-site inference, retracing checks)."""
+    wanted = set(mod.hosts_nested_tf)
+    names = set(mod.defs) | set(mod.tf_functions)
+    for call, func in mod.calls:
+        if func is None or id(func) in wanted or isinstance(func, ast.Lambda):
+            continue
+        callee = call.func
+        if isinstance(callee, ast.Attribute):
+            if callee.attr in _DATASET_FN_METHODS or callee.attr == "compile" or \
+                    callee.attr == "function":
+                wanted.add(id(func))
+        elif isinstance(callee, ast.Name) and (callee.id in names or callee.id in mod.aliases):
+            wanted.add(id(func))
+    return [f for f in mod.functions if id(f) in wanted]
+
+
+def record_call_site(w, node):
+    """A host call of a same-module function: remember its argument kinds (call-site
+    inference); the target, or None when the name is not a module function here."""
+    mod = w.mod
+    func = node.func
+    target = mod.tf_functions.get(func.id) or mod.defs.get(func.id)
+    if target is None or func.id in w.local_names:
+        return None
+    mod.call_args.setdefault(id(target), []).append(
+        [w.kind(a) for a in node.args] + [Keyword(kw.arg, w.kind(kw.value)) for kw in node.keywords])
+    return target
+
+
+def dataset_call(w, node):
+    mod = w.mod
+    receiver = w.kind(node.func.value)
+    if not ((receiver is not None and receiver.what == "dataset") or any(
+            kw.arg in ("num_parallel_calls", "deterministic") for kw in node.keywords)):
+        return
+    fn = _resolve_fn(mod, node.args[0], w)
+    if fn is not None:
+        params = {a.arg: TENSOR for a in all_args(fn.args) if a.arg not in ("self", "cls")}
+        mod.entries.append((fn, Context(True, True, "data", entry=True), params))
+
+
+def compile_call(w, node):
+    mod = w.mod
+    for kw in node.keywords:
+        if kw.arg not in ("loss", "metrics", "weighted_metrics"):
+            continue
+        values = kw.value.elts if isinstance(kw.value, (ast.List, ast.Tuple)) else (
+            kw.value.values if isinstance(kw.value, ast.Dict) else [kw.value])
+        for value in values:
+            fn = _resolve_fn(mod, value, w) if isinstance(value, (ast.Name, ast.Lambda)) else None
+            if fn is not None:
+                params = {a.arg: TENSOR for a in all_args(fn.args)[:2]}
+                mod.entries.append((fn, Context(True, False, "metric", entry=True), params))
+
+
+def request_helper(w, node, func):
+    mod = w.mod
+    target = None
+    if isinstance(func, ast.Name):
+        if func.id in w.local_defs:
+            target = w.local_defs[func.id]
+        elif func.id not in w.env and func.id in mod.defs:
+            target = mod.defs[func.id]
+    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+            func.value.id == "self" and w.cls is not None:
+        target = method_of(w.cls, func.attr)
+    if target is None or target is w.func:
+        return
+    if isinstance(target, ast.Lambda):
+        params = [a.arg for a in all_args(target.args)]
+    else:
+        params = [a.arg for a in all_args(target.args)]
+        if params and params[0] in ("self", "cls") and isinstance(func, ast.Attribute):
+            params = params[1:]
+    kinds = {}
+    for pname, arg in zip(params, node.args):
+        kinds[pname] = w.kind(arg)
+    for kw in node.keywords:
+        if kw.arg in params:
+            kinds[kw.arg] = w.kind(kw.value)
+    ctx = w.ctx._replace(entry=False,
+                         kind="helper" if w.ctx.kind == "function" else w.ctx.kind)
+    w.requests.append((target, ctx, kinds))

@@ -1,0 +1,161 @@
+"""Kind inference: what an expression evaluates to (tensor, dataset, model, ...), from the
+names bound so far. Kept apart from the walker that traverses statements and runs checks."""
+from __future__ import annotations
+
+import ast
+
+from .apis import (_DATASET_SOURCES, _KERAS_MODEL_CTORS, _dtype_of_api, _literal_dtype,
+                   _tensor_api)
+from .facts import Context, _keras_class_kind, _Module
+from .values import SCALAR, Kind, _is_tensor
+
+
+class KindInference:
+    """Kinds of expressions in one scope: ``env`` holds the kinds of names bound so far."""
+
+    def __init__(self, mod: _Module, ctx: Context, env=None, local_names=()):
+        self.mod, self.ctx = mod, ctx
+        self.env: dict[str, Kind | None] = dict(env or {})
+        self.local_names = set(local_names)
+        self.cache: dict[int, Kind | None] = {}
+
+    def tensor_membership(self, node: ast.Compare):
+        """The right-hand sides of ``tensor in ...`` / ``tensor not in ...`` in ``node``."""
+        if not _is_tensor(self.kind(node.left)):
+            return
+        for op, right in zip(node.ops, node.comparators):
+            if isinstance(op, (ast.In, ast.NotIn)):
+                yield right
+
+    def is_list(self, node) -> bool:
+        """A list/tuple/set display, or a name known to hold a list."""
+        return isinstance(node, (ast.List, ast.Tuple, ast.Set)) or (
+            self.kind(node) is not None and self.kind(node).what == "list")
+
+    # ------------------------------------------------------------------ kinds
+    def kind(self, node) -> Kind | None:
+        """What ``node`` evaluates to here (cached per statement: env changes between them)."""
+        key = id(node)
+        if key in self.cache:
+            return self.cache[key]
+        result = self.cache[key] = self._kind(node)
+        return result
+
+    def _kind(self, node) -> Kind | None:
+        mod = self.mod
+        if isinstance(node, ast.Name):
+            if node.id in self.env:
+                return self.env[node.id]
+            if node.id in self.local_names:
+                return None
+            kind = mod.env.get(node.id)
+            if self.ctx.graph and _is_tensor(kind):
+                return None  # a captured eager tensor: a constant of the graph, not an input
+            return kind
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, (str, bytes)):
+                return Kind("str")
+            if isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+                return SCALAR
+            return None
+        if isinstance(node, ast.JoinedStr):
+            return Kind("str")
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return Kind("list")
+        if isinstance(node, ast.Dict):
+            return Kind("dict")
+        if isinstance(node, ast.Set):
+            return Kind("set")
+        if isinstance(node, ast.Call):
+            return self._call_kind(node)
+        if isinstance(node, ast.Attribute):
+            return None  # x.shape, x.dtype, obj.attr: never assumed to be a tensor
+        if isinstance(node, ast.Subscript):
+            base = self.kind(node.value)
+            if base is None:
+                return None
+            if base.what == "tensor":
+                return base
+            if base.what == "tensors":
+                return Kind("tensor", base.dtype)
+            return None
+        if isinstance(node, ast.BinOp):
+            left, right = self.kind(node.left), self.kind(node.right)
+            if isinstance(node.op, ast.Mod) and left is not None and left.what == "str":
+                return left
+            if _is_tensor(left) or _is_tensor(right):
+                if isinstance(node.op, ast.Div):
+                    return Kind("tensor", "float")
+                dt = [k.dtype for k in (left, right) if _is_tensor(k)]
+                lit = [_literal_dtype(n) for n in (node.left, node.right)]
+                dtype = "float" if "float" in dt + lit else (dt[0] if len(set(dt)) == 1 else None)
+                return Kind("tensor", dtype)
+            if left == SCALAR and right == SCALAR:
+                return SCALAR
+            return None
+        if isinstance(node, ast.UnaryOp):
+            inner = self.kind(node.operand)
+            if _is_tensor(inner) and not isinstance(node.op, ast.Not):
+                return inner
+            if _is_tensor(inner) and self.ctx.converted:
+                return Kind("tensor", "bool")
+            return None
+        if isinstance(node, ast.Compare):
+            if any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
+                return None
+            if any(_is_tensor(self.kind(n)) for n in [node.left, *node.comparators]):
+                return Kind("tensor", "bool")
+            return None
+        if isinstance(node, ast.BoolOp):
+            if self.ctx.converted and any(_is_tensor(self.kind(v)) for v in node.values):
+                return Kind("tensor", "bool")
+            return None
+        if isinstance(node, ast.NamedExpr):
+            return self.kind(node.value)
+        return None
+
+    def _call_kind(self, node: ast.Call) -> Kind | None:
+        mod = self.mod
+        name = mod.resolve(node.func)
+        if name:
+            if name.startswith("tensorflow.data.") and name.rsplit(".", 1)[-1] in _DATASET_SOURCES | {
+                    "from_tensor_slices", "from_tensors", "range", "from_generator", "zip",
+                    "list_files", "load", "sample_from_datasets", "choose_from_datasets"}:
+                return Kind("dataset")
+            if name.startswith("tensorflow.") and name.rsplit(".", 1)[-1] in ("unstack", "split"):
+                return Kind("tensors")
+            if name in ("tensorflow.GradientTape",):
+                return Kind("tape")
+            if name.startswith("keras.") and name.rsplit(".", 1)[-1] in _KERAS_MODEL_CTORS:
+                return Kind("model")
+            if name in ("tensorflow.Variable", "keras.Variable"):
+                return Kind("tensor", _dtype_of_api(name, node, None) or (
+                    _literal_dtype(node.args[0]) if node.args else None))
+            if _tensor_api(name):
+                arg = self.kind(node.args[0]) if node.args else None
+                return Kind("tensor", _dtype_of_api(name, node, arg.dtype if _is_tensor(arg) else None))
+            return None
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            base = self.kind(func.value)
+            if base is not None and base.what == "dataset":
+                return base  # ds.map(...).batch(...) is still a dataset
+            if base is not None and base.what == "tensor" and func.attr in (
+                    "assign", "assign_add", "assign_sub", "read_value", "__getitem__"):
+                return Kind("tensor", base.dtype)
+            return None
+        if isinstance(func, ast.Name):
+            if func.id in ("range", "len", "int", "float"):
+                return SCALAR
+            if func.id in ("list", "tuple", "sorted"):
+                return Kind("list")
+            if func.id == "dict":
+                return Kind("dict")
+            if func.id == "set":
+                return Kind("set")
+            if func.id == "str":
+                return Kind("str")
+            cls = mod.classes.get(func.id)
+            if cls is not None and _keras_class_kind(mod, cls) == "model":
+                return Kind("model")
+        return None
