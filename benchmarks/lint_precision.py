@@ -7,7 +7,7 @@ of those are right (true or defensible). ``--as-judged`` prints the table of the
 run the verdicts were made on, instead.
 
     python benchmarks/lint_precision.py
-    python benchmarks/lint_precision.py --as-judged
+    python benchmarks/lint_precision.py --as-judged --sample held-out
 """
 import argparse
 import collections
@@ -38,8 +38,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--as-judged", action="store_true",
                         help="the corpus run as judged (every entry counts as reported)")
+    parser.add_argument("--sample", choices=("tuning", "held-out", "all"), default="all",
+                        help="the findings the fixes were made against, the held-out ones, or all")
     args = parser.parse_args()
     entries = tomllib.loads((HERE / "judged.toml").read_text(encoding="utf-8"))["finding"]
+    entries = [e for e in entries if args.sample in ("all", e["sample"])]
     found = {}
 
     def reported(e):

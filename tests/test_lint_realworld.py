@@ -81,6 +81,7 @@ FIXED = {
     "dataset-element-structure",    # a tf.data parameter can be a tuple
     "rebound-before-read",          # no cond output when rebound before any read
     "container-local-to-trace",     # a container the traced function makes itself
+    "eager-only-branch",            # `if ... and tf.executing_eagerly():` never traces
 }
 
 
@@ -322,3 +323,18 @@ def host():
     return f
 """
     assert _codes(source) == [(19, "TFD302")]
+
+
+def test_eager_only_branches_make_no_tensor_bool_finding():
+    source = """import tensorflow as tf
+import keras
+
+class Crf(keras.layers.Layer):
+    def call(self, mask):
+        if mask is not None and tf.executing_eagerly():
+            left_padding = not tf.reduce_all(mask)
+        else:
+            left_padding = not tf.reduce_all(mask)
+        return left_padding
+"""
+    assert _codes(source) == [(9, "TFD105")]

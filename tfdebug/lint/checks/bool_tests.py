@@ -8,8 +8,8 @@ from ..values import _is_tensor
 
 def report_bool(w, node, what, always=False):
     ctx = w.ctx
-    if not ctx.graph or (ctx.converted and not always):
-        return
+    if not ctx.graph or (ctx.converted and not always) or w.eager_guard:
+        return  # (an eager-only branch, `if ... and tf.executing_eagerly():`, never traces)
     if ctx.kind in ("keras", "metric"):
         where = (f"Keras `{ctx.keras_name or 'call'}`" if ctx.kind == "keras"
                  else "a Keras loss/metric")
