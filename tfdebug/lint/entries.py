@@ -125,12 +125,17 @@ def _runs_eagerly_here(mod: _Module, cls, method: str) -> bool:
     """Does this module run ``cls.method`` eagerly? Its instances (``m = Cls(...)``) are
     compiled only with ``run_eagerly=True``, or the step is only called by hand
     (``m.train_step(batch)`` in a Python loop) and never through fit/evaluate/predict."""
-    instances = set()
-    for stmt in ast.walk(mod.tree):
-        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and isinstance(
-                stmt.value.func, ast.Name) and stmt.value.func.id == cls.name:
-            instances |= {t.id if isinstance(t, ast.Name) else t.attr for t in stmt.targets
-                          if isinstance(t, (ast.Name, ast.Attribute))}
+    if mod.instances is None:  # class name -> names bound to its instances, in one walk
+        mod.instances = {}
+        for stmt in ast.walk(mod.tree):
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and isinstance(
+                    stmt.value.func, ast.Name) and stmt.value.func.id in mod.classes:
+                mod.instances.setdefault(stmt.value.func.id, set()).update(
+                    t.id if isinstance(t, ast.Name) else t.attr for t in stmt.targets
+                    if isinstance(t, (ast.Name, ast.Attribute)))
+    instances = mod.instances.get(cls.name)
+    if not instances:
+        return False
     used: dict[str, list[ast.Call]] = {}
     for call, _ in mod.calls:
         func = call.func
@@ -158,7 +163,7 @@ def _keras2_roots(mod: _Module) -> set[str]:
     if any(_LEGACY_FLAG in line for line in mod.lines) or _package_wants_keras2(mod.path):
         modules += ("tensorflow",)
     roots = set()
-    for stmt in ast.walk(mod.tree):
+    for stmt in own_statements(mod.tree.body):
         if isinstance(stmt, ast.Import):
             roots |= {(a.asname or a.name).split(".")[0] for a in stmt.names
                       if a.name.startswith(modules)}

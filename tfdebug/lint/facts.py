@@ -53,6 +53,7 @@ class _Module:
         self.calls: list[tuple[ast.Call, ast.AST | None]] = []  # (call, enclosing function)
         self.hosts_nested_tf: set[int] = set()      # functions that define decorated functions
         self.factories: dict[int, bool] = {}        # def id -> returns a Keras model it builds
+        self.instances: dict[str, set[str]] | None = None  # class -> names of its instances
         self.findings: dict[tuple, LintFinding] = {}
 
     # --- names
