@@ -93,6 +93,8 @@ def _builds_training_layers(mod, value, scope, seen, depth=0) -> bool:
         return target.rsplit(".", 1)[-1].startswith(_BATCHNORM_APPLICATIONS)
     if target.startswith("keras.") and target.rsplit(".", 1)[-1] in ("Sequential", "Model",
                                                                     "Functional"):
+        if depth:
+            return False  # a model built inside a region being read: its layers are read there
         regions = [value, *own_statements(scope)]  # the layers built next to it (functional)
     else:
         func = value.func
