@@ -3,10 +3,11 @@ compile functions), the helpers they call, and what call sites say of their argu
 from __future__ import annotations
 
 import ast
+import os
 from collections import namedtuple
 
 from .._source import all_args, method_of, own_statements
-from .._vocab import KERAS_TRACED_METHODS
+from .._vocab import KERAS_TRACED_METHODS, PY_FUNCTIONS
 from .apis import _DATASET_FN_METHODS
 from .checks import creation
 from .facts import Context, _keras_class_kind, _Module, _resolve_fn
@@ -61,17 +62,34 @@ def _decorator_entry(mod: _Module, func) -> Context | None:
                         converted = False
                     if kw.arg in ("input_signature", "reduce_retracing"):
                         mod.no_retrace.add(id(func))
-            return Context(True, converted, "function", entry=True)
+            return Context(True, converted, "function", entry=True,
+                           features=_autograph_features(dec))
     return None
 
 
+def _autograph_features(dec) -> frozenset:
+    """The optional AutoGraph conversions ``@tf.function(experimental_autograph_options=...)``
+    turns on (``Feature.ASSERT_STATEMENTS``, ``Feature.BUILTIN_FUNCTIONS``, ``Feature.ALL``)."""
+    if not isinstance(dec, ast.Call):
+        return frozenset()
+    names = {node.attr for kw in dec.keywords if kw.arg == "experimental_autograph_options"
+             for node in ast.walk(kw.value) if isinstance(node, ast.Attribute)}
+    if "ALL" in names:
+        names |= {"ASSERT_STATEMENTS", "BUILTIN_FUNCTIONS"}
+    return frozenset(names & {"ASSERT_STATEMENTS", "BUILTIN_FUNCTIONS"})
+
+
 def _find_entries(mod: _Module) -> None:
+    keras2 = _keras2_roots(mod)
     for node in mod.functions:
         ctx = _decorator_entry(mod, node)
         cls = mod.parent_class.get(id(node))
         keras = _keras_class_kind(mod, cls) if cls is not None else None
+        # Keras 2 converts `call` and `train_step` with AutoGraph (Keras 3 does not), and a
+        # tf.function on `call` is how Keras 2 exports a signature.
+        converted = keras is not None and _is_keras2_class(mod, cls, keras2)
         if ctx is not None:
-            if keras and node.name == "call":
+            if keras and node.name == "call" and not converted:
                 creation.keras_call_decorated(mod, node)
             params = {}
             if any(isinstance(d, ast.Call) and any(kw.arg == "input_signature" for kw in d.keywords)
@@ -80,8 +98,9 @@ def _find_entries(mod: _Module) -> None:
             mod.entries.append((node, ctx, params))
             if cls is None and mod.parent_func.get(id(node)) is None:
                 mod.tf_functions[node.name] = node
-        elif keras and node.name in KERAS_TRACED_METHODS:
-            mod.entries.append((node, Context(True, False, "keras", entry=True,
+        elif keras and node.name in KERAS_TRACED_METHODS and not _runs_eagerly_here(
+                mod, cls, node.name):
+            mod.entries.append((node, Context(True, converted, "keras", entry=True,
                                               keras_name=node.name), {}))
     for node, _ in mod.calls:
         if mod.is_tf_function(node) and node.args:
@@ -96,6 +115,100 @@ def _find_entries(mod: _Module) -> None:
                 converted = not any(kw.arg == "autograph" and isinstance(kw.value, ast.Constant)
                                     and kw.value.value is False for kw in node.keywords)
                 mod.entries.append((target, Context(True, converted, "function", entry=True), {}))
+
+
+_KERAS_LOOPS = {"fit", "evaluate", "predict", "train_on_batch", "test_on_batch",
+                "predict_on_batch"}
+
+
+def _runs_eagerly_here(mod: _Module, cls, method: str) -> bool:
+    """Does this module run ``cls.method`` eagerly? Its instances (``m = Cls(...)``) are
+    compiled only with ``run_eagerly=True``, or the step is only called by hand
+    (``m.train_step(batch)`` in a Python loop) and never through fit/evaluate/predict."""
+    if mod.instances is None:  # class name -> names bound to its instances, in one walk
+        mod.instances = {}
+        for stmt in ast.walk(mod.tree):
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and isinstance(
+                    stmt.value.func, ast.Name) and stmt.value.func.id in mod.classes:
+                mod.instances.setdefault(stmt.value.func.id, set()).update(
+                    t.id if isinstance(t, ast.Name) else t.attr for t in stmt.targets
+                    if isinstance(t, (ast.Name, ast.Attribute)))
+    instances = mod.instances.get(cls.name)
+    if not instances:
+        return False
+    used: dict[str, list[ast.Call]] = {}
+    for call, _ in mod.calls:
+        func = call.func
+        receiver = getattr(func, "value", None)
+        owner = receiver.id if isinstance(receiver, ast.Name) else getattr(receiver, "attr", None)
+        if isinstance(func, ast.Attribute) and owner in instances:
+            used.setdefault(func.attr, []).append(call)
+    compiles = used.get("compile", [])
+    if compiles and all(any(kw.arg == "run_eagerly" and isinstance(kw.value, ast.Constant)
+                            and kw.value.value is True for kw in c.keywords) for c in compiles):
+        return True
+    return method != "call" and method in used and not (_KERAS_LOOPS & set(used))
+
+
+_KERAS2_MODULES = ("tf_keras", "tensorflow.python.keras")
+_LEGACY_FLAG = "TF_USE_LEGACY_KERAS"
+_legacy_packages: dict[str, bool] = {}
+
+
+def _keras2_roots(mod: _Module) -> set[str]:
+    """Names that spell Keras 2 here: imported from ``tf_keras`` (or TF's own old copy), and
+    ``tf`` itself when the module or its package opts into Keras 2 (``TF_USE_LEGACY_KERAS``,
+    which makes ``tf.keras`` Keras 2)."""
+    modules = _KERAS2_MODULES
+    if any(_LEGACY_FLAG in line for line in mod.lines) or _package_wants_keras2(mod.path):
+        modules += ("tensorflow",)
+    roots = set()
+    for stmt in own_statements(mod.tree.body):
+        if isinstance(stmt, ast.Import):
+            roots |= {(a.asname or a.name).split(".")[0] for a in stmt.names
+                      if a.name.startswith(modules)}
+        elif isinstance(stmt, ast.ImportFrom) and (stmt.module or "").startswith(modules):
+            roots |= {a.asname or a.name for a in stmt.names}
+    return roots
+
+
+def _package_wants_keras2(path: str) -> bool:
+    """Does an ``__init__.py`` of the package holding ``path`` mention TF_USE_LEGACY_KERAS
+    (as packages that refuse Keras 3 do)?"""
+    folder = os.path.dirname(os.path.abspath(path)) if path and not path.startswith("<") else ""
+    seen = []
+    while folder and os.path.isfile(os.path.join(folder, "__init__.py")):
+        if folder in _legacy_packages:
+            break
+        seen.append(folder)
+        folder = os.path.dirname(folder)
+    answer = _legacy_packages.get(folder, False)
+    for folder in reversed(seen):
+        try:
+            with open(os.path.join(folder, "__init__.py"), encoding="utf-8", errors="replace") as fh:
+                answer = answer or _LEGACY_FLAG in fh.read()
+        except OSError:
+            pass
+        _legacy_packages[folder] = answer
+    return answer
+
+
+def _is_keras2_class(mod: _Module, cls, roots: set[str], seen=None) -> bool:
+    """Does ``cls`` subclass a Keras 2 class (directly or through same-module bases)?"""
+    seen = seen if seen is not None else set()
+    if cls.name in seen or not roots:
+        return False
+    seen.add(cls.name)
+    for base in cls.bases:
+        root = base
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in roots and root.id not in mod.classes:
+            return True
+        if isinstance(base, ast.Name) and base.id in mod.classes and _is_keras2_class(
+                mod, mod.classes[base.id], roots, seen):
+            return True
+    return False
 
 
 def _call_site_params(mod: _Module, fn, params: dict) -> dict:
@@ -137,6 +250,33 @@ def _host_functions(mod: _Module) -> list:
     return [f for f in mod.functions if id(f) in wanted]
 
 
+def runs_eagerly(mod: _Module, fn) -> bool:
+    """Is ``fn``'s body run by ``tf.py_function`` (so eagerly, on every call)? Its decorator
+    is ``@tf.py_function(Tout=...)`` / ``@tf.numpy_function(...)``, or a same-module
+    decorator whose wrapper hands the function to one of them."""
+    for dec in getattr(fn, "decorator_list", ()):
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        if mod.resolve(target) in PY_FUNCTIONS:
+            return True
+        wrapper = mod.defs.get(target.id) if isinstance(target, ast.Name) else None
+        if isinstance(wrapper, (ast.FunctionDef, ast.AsyncFunctionDef)) and _wraps_in_py_function(
+                mod, wrapper):
+            return True
+    return False
+
+
+def _wraps_in_py_function(mod: _Module, decorator) -> bool:
+    params = [a.arg for a in all_args(decorator.args)]
+    if not params:
+        return False
+    for node in ast.walk(decorator):
+        if isinstance(node, ast.Call) and mod.resolve(node.func) in PY_FUNCTIONS:
+            given = node.args[:1] + [kw.value for kw in node.keywords if kw.arg == "func"]
+            if any(isinstance(g, ast.Name) and g.id == params[0] for g in given):
+                return True
+    return False
+
+
 def record_call_site(w, node):
     """A host call of a same-module function: remember its argument kinds (call-site
     inference); the target, or None when the name is not a module function here."""
@@ -157,7 +297,7 @@ def dataset_call(w, node):
             kw.arg in ("num_parallel_calls", "deterministic") for kw in node.keywords)):
         return
     fn = _resolve_fn(mod, node.args[0], w)
-    if fn is not None:
+    if fn is not None and not runs_eagerly(mod, fn):
         params = {a.arg: TENSOR for a in all_args(fn.args) if a.arg not in ("self", "cls")}
         mod.entries.append((fn, Context(True, True, "data", entry=True), params))
 
@@ -187,7 +327,7 @@ def request_helper(w, node, func):
     elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
             func.value.id == "self" and w.cls is not None:
         target = method_of(w.cls, func.attr)
-    if target is None or target is w.func:
+    if target is None or target is w.func or runs_eagerly(mod, target):
         return
     if isinstance(target, ast.Lambda):
         params = [a.arg for a in all_args(target.args)]

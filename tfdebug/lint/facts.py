@@ -11,12 +11,13 @@ from .findings import LintFinding
 from .values import Kind
 
 
-class Context(namedtuple("Context", "graph converted kind entry keras_name",
-                         defaults=(False, ""))):
+class Context(namedtuple("Context", "graph converted kind entry keras_name features",
+                         defaults=(False, "", frozenset()))):
     """How a function is run: as a graph? converted by AutoGraph? by whom?
 
     ``kind``: host | function | keras | metric | data | helper; ``entry``: the traced
-    function itself, not a helper it calls.
+    function itself, not a helper it calls; ``features``: the optional conversions of
+    ``experimental_autograph_options`` (ASSERT_STATEMENTS, BUILTIN_FUNCTIONS).
     """
 
     __slots__ = ()
@@ -51,6 +52,8 @@ class _Module:
         self.lambdas: dict[int, list[ast.Lambda]] = {}
         self.calls: list[tuple[ast.Call, ast.AST | None]] = []  # (call, enclosing function)
         self.hosts_nested_tf: set[int] = set()      # functions that define decorated functions
+        self.factories: dict[int, bool] = {}        # def id -> returns a Keras model it builds
+        self.instances: dict[str, set[str]] | None = None  # class -> names of its instances
         self.findings: dict[tuple, LintFinding] = {}
 
     # --- names

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from .._source import own_statements
 from .apis import (_DATASET_SOURCES, _KERAS_MODEL_CTORS, _dtype_of_api, _literal_dtype,
                    _tensor_api)
 from .facts import Context, _keras_class_kind, _Module
@@ -126,8 +127,14 @@ class KindInference:
                 return Kind("tensors")
             if name in ("tensorflow.GradientTape",):
                 return Kind("tape")
-            if name.startswith("keras.") and name.rsplit(".", 1)[-1] in _KERAS_MODEL_CTORS:
+            leaf = name.rsplit(".", 1)[-1]
+            if name.startswith("keras.") and leaf in _KERAS_MODEL_CTORS or (
+                    name.startswith("keras.applications.") and leaf[:1].isupper()):
                 return Kind("model")
+            if name.startswith("keras.losses.") and leaf[:1].isupper():
+                return Kind("loss")  # a loss object: calling it gives a tensor
+            if name.startswith("keras.losses.") and leaf[:1].islower() and node.args:
+                return Kind("tensor", "float")  # a loss function applied to tensors
             if name in ("tensorflow.Variable", "keras.Variable"):
                 return Kind("tensor", _dtype_of_api(name, node, None) or (
                     _literal_dtype(node.args[0]) if node.args else None))
@@ -144,6 +151,9 @@ class KindInference:
                     "assign", "assign_add", "assign_sub", "read_value", "__getitem__"):
                 return Kind("tensor", base.dtype)
             return None
+        callee = self.kind(func) if isinstance(func, ast.Name) else None
+        if callee is not None and callee.what == "loss" and node.args:
+            return Kind("tensor", "float")
         if isinstance(func, ast.Name):
             if func.id in ("range", "len", "int", "float"):
                 return SCALAR
@@ -158,4 +168,26 @@ class KindInference:
             cls = mod.classes.get(func.id)
             if cls is not None and _keras_class_kind(mod, cls) == "model":
                 return Kind("model")
+            factory = mod.defs.get(func.id) if func.id not in self.env else None
+            if isinstance(factory, ast.FunctionDef) and self._returns_model(factory):
+                return Kind("model")
         return None
+
+    def _returns_model(self, factory: ast.FunctionDef) -> bool:
+        """Does the module function ``factory`` return a Keras model it builds (``return
+        keras.Sequential(...)``, or a name it binds to one)?"""
+        found = self.mod.factories.get(id(factory))
+        if found is None:
+            self.mod.factories[id(factory)] = False  # a recursive factory: not a model
+            inner = KindInference(self.mod, Context(False, False, "host"))
+            built = {}
+            for stmt in own_statements(factory.body):
+                if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
+                    kind = inner.kind(stmt.value)
+                    built.update({t.id: kind for t in stmt.targets if isinstance(t, ast.Name)})
+            found = any(isinstance(stmt, ast.Return) and stmt.value is not None and (
+                (isinstance(stmt.value, ast.Name) and built.get(stmt.value.id) == Kind("model"))
+                or (isinstance(stmt.value, ast.Call) and inner.kind(stmt.value) == Kind("model")))
+                for stmt in own_statements(factory.body))
+            self.mod.factories[id(factory)] = found
+        return found

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from ..._source import dotted_rooted
-from ..._vocab import KERAS_CONSTRUCTOR_MODULES, KERAS_LOOPS
+from ..._source import dotted_rooted, own_statements
+from ..._vocab import KERAS_CONSTRUCTOR_MODULES, KERAS_LOOPS, TRAINING_LAYERS
 
 
 def _in_body(w) -> bool:
@@ -50,7 +50,7 @@ def training_flag(w, node, name, args_kinds):
         return
     if any(kw.arg == "training" or kw.arg is None for kw in node.keywords):
         return
-    if is_model(w, func):
+    if is_model(w, func) and _has_training_layers(w, func.id):
         w.mod.report("keras-training-flag", node, f"Keras model `{func.id}` is called in a "
                      "custom training step without `training=`; pass training=True so "
                      "Dropout/BatchNorm train")
@@ -63,3 +63,64 @@ def keras_loop(w, node, name, args_kinds):
         w.mod.report("keras-loop-in-graph", node, f"`{dotted_rooted(func)}()` is Keras' own loop "
                      "and fails inside a tf.function; call the model itself: "
                      f"`{dotted_rooted(func.value)}(x, training=False)`")
+
+
+# keras.applications families built with BatchNormalization (VGG is not; its top has no Dropout)
+_BATCHNORM_APPLICATIONS = ("ResNet", "MobileNet", "EfficientNet", "Inception", "Xception",
+                           "DenseNet", "NASNet", "RegNet", "ConvNeXt")
+
+
+def _has_training_layers(w, name: str) -> bool:
+    """Does the model bound to ``name`` have a layer that ``training=`` changes (Dropout,
+    BatchNormalization, ...)? Read from what built it: the ``keras.Sequential``/functional
+    code in the scope that binds it, its same-module class, or its factory function."""
+    mod = w.mod
+    scopes = [w.func.body] if isinstance(w.func, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+    scopes.append(mod.tree.body)
+    for body in scopes:
+        values = [stmt.value for stmt in own_statements(body) if isinstance(stmt, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)]
+        if values:
+            return any(_builds_training_layers(mod, v, body, set()) for v in values)
+    return False
+
+
+def _builds_training_layers(mod, value, scope, seen, depth=0) -> bool:
+    if not isinstance(value, ast.Call) or depth > 3:
+        return False
+    target = mod.resolve(value.func) or ""
+    if target.startswith("keras.applications."):
+        return target.rsplit(".", 1)[-1].startswith(_BATCHNORM_APPLICATIONS)
+    if target.startswith("keras.") and target.rsplit(".", 1)[-1] in ("Sequential", "Model",
+                                                                    "Functional"):
+        if depth:
+            return False  # a model built inside a region being read: its layers are read there
+        regions = [value, *own_statements(scope)]  # the layers built next to it (functional)
+    else:
+        func = value.func
+        built = mod.classes.get(func.id) or mod.defs.get(func.id) if isinstance(
+            func, ast.Name) else None
+        if built is None or id(built) in seen:
+            return False
+        seen.add(id(built))
+        regions = [value, built, *(mod.classes[b.id] for b in getattr(built, "bases", ())
+                                   if isinstance(b, ast.Name) and b.id in mod.classes)]
+    for region in regions:
+        for sub in ast.walk(region):
+            if isinstance(sub, ast.Call) and (_makes_training_layer(mod, sub) or (
+                    sub is not value and _builds_training_layers(mod, sub, scope, seen, depth + 1))):
+                return True
+    return False
+
+
+def _makes_training_layer(mod, call) -> bool:
+    func = call.func
+    leaf = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if leaf in TRAINING_LAYERS:
+        return True
+    target = mod.resolve(func) or ""
+    if target.startswith("keras.applications.") and target.rsplit(".", 1)[-1].startswith(
+            _BATCHNORM_APPLICATIONS):
+        return True
+    return any(kw.arg in ("dropout", "recurrent_dropout") and not (
+        isinstance(kw.value, ast.Constant) and not kw.value.value) for kw in call.keywords)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ..._source import all_args
 from ..values import _is_tensor
 
 
@@ -25,6 +26,9 @@ def for_loop(w, node, it_kind):
 
 
 def unpacking(w, stmt, kind):
+    if w.ctx.kind == "data" and isinstance(getattr(stmt, "value", None), ast.Name) and \
+            stmt.value.id in {a.arg for a in all_args(w.func.args)}:
+        return  # a dataset element can be a tuple: its parameter need not be one tensor
     if w.ctx.graph and _is_tensor(kind):
         w.mod.report("iterate-tensor", stmt, "unpacking a symbolic tensor into names "
                      "iterates it in Python; index it (`x[0]`, `x[1]`) or use tf.unstack")

@@ -69,7 +69,8 @@ def branches(w, node, bound_before, body_assigned, else_assigned):
         return
     used_after = names_used_after(w.func, node)
     for name in sorted((body_assigned ^ else_assigned) - bound_before):
-        if name in used_after and name not in w.local_defs:
+        if name in used_after and name not in w.local_defs and not _rebound_before_read(
+                w.func, node, name):
             where = "`if`" if name in body_assigned else "`else`"
             mod.report("branch-undefined", node, f"`{name}` is set only in the {where} branch "
                        "of an `if` on a tensor but used after it; define it before the `if` "
@@ -83,3 +84,28 @@ def branches(w, node, bound_before, body_assigned, else_assigned):
                        f"`{name}` different structures ({a} vs {b}); return the same "
                        "nesting from both")
             return
+
+
+def _rebound_before_read(func, node, name) -> bool:
+    """Is ``name`` bound anew after ``node`` before anything reads it? Then it is no output
+    of the tensor ``if`` (AutoGraph carries only names that are read afterwards). Follows the
+    statements after ``node``, then after each enclosing ``if``/``with``/``try``; a loop
+    stops the search (the next iteration may read it)."""
+    parents = {}
+    for outer in ast.walk(func):
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(outer, field, None)
+            if isinstance(block, list):
+                for i, stmt in enumerate(block):
+                    parents[id(stmt)] = (outer, block, i)
+    while id(node) in parents:
+        outer, block, i = parents[id(node)]
+        for stmt in block[i + 1:]:
+            if not mentions_name(stmt, {name}):
+                continue
+            return isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None \
+                and not mentions_name(stmt.value, {name})
+        if isinstance(outer, (ast.For, ast.AsyncFor, ast.While)) or outer is func:
+            return False
+        node = outer
+    return False

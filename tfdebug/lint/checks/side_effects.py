@@ -15,6 +15,9 @@ def builtin_io(w, node, name, args_kinds):
     if builtin is None or w.eager_guard:
         return
     if builtin == "print":
+        if "BUILTIN_FUNCTIONS" in w.ctx.features and w.ctx.converted and not all(
+                isinstance(a, ast.Constant) for a in node.args):
+            return  # AutoGraph's BUILTIN_FUNCTIONS option prints tensors when the graph runs
         w.mod.report("print", node, "`print()` in traced code runs once per trace, not "
                      "once per call; use tf.print")
     elif builtin == "open" and w.ctx.kind != "keras":
@@ -86,7 +89,9 @@ def container_mutation(w, owner, node, how):
     if owner in ("self", "cls") or owner in w.mod.aliases:
         return
     kind = w.mod.env.get(owner)
-    closure = _closure_binding(w.mod, w.func, owner)
+    # A local of the enclosing function is outside state only when that function is host
+    # code: a helper nested in traced code fills a container its caller makes on every trace.
+    closure = w.ctx.entry and _closure_binding(w.mod, w.func, owner)
     if (kind is not None and kind.what in ("list", "dict", "set")) or closure:
         w.mod.report("container-mutation", node, f"{how} on `{owner}`, a Python "
                      "container from outside the traced function: it runs once per "

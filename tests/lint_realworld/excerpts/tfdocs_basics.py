@@ -1,0 +1,13 @@
+# Excerpt (trimmed) of tensorflow/docs @ 7c3650212740204359d4ceae481abc79345541be: site/en/guide/basics.ipynb
+# Licensed under the Apache License, Version 2.0 (Copyright the original authors);
+# kept as test data for tfdebug lint's real-world precision (tests/lint_realworld).
+
+import tensorflow as tf
+
+
+@tf.function
+def my_func(x):
+  print('Tracing.\n')
+  return tf.reduce_sum(x)
+
+
