@@ -92,6 +92,12 @@ def f(x):
     return tf.numpy_function(lambda v: v * 2.0, [x], tf.int32)
 f(tf.constant(1.0))
 """,
+    "py-function-tout-count": """
+@tf.function(autograph=False)
+def f(x):
+    return tf.py_function(lambda v: tf.reduce_mean(v), [x], Tout=[tf.float32, tf.float32])
+f(tf.constant([1.0, 2.0]))
+""",
 }
 
 
@@ -164,7 +170,8 @@ def scan_native() -> list[dict]:
         lines = [line for line in str(error).splitlines() if line.strip()
                  and not line.startswith(("Graph execution error", "Detected at node", "  File", "\t"))]
         text = lines[0].strip() if lines else ""
-        text = re.sub(r"\s+", " ", text)
+        # Graph names carry per-run numbers (config_proto=...): keep the file stable.
+        text = re.sub(r"__inference_\w+\[[^\]]*\]", "__inference_f[...]", re.sub(r"\s+", " ", text))
         template = re.sub(r"\{\{[^}]*\}\}|\b\w+/\w[\w/]*", "{...}", text)[:300]
         key = f"native:{name}:{type(error).__name__}:" + hashlib.sha1(name.encode()).hexdigest()[:8]
         rows.append({"key": key, "module": "native (C++: XLA, op kernels)", "function": name,
