@@ -63,6 +63,7 @@ def line_of(path: str, text: str) -> int:
 # -- the reproducer cases (tests/cases, and the held-out tests/cases_extra) -----------------
 
 CASES_EXTRA = os.path.join(ROOT, "tests", "cases_extra")
+CASES_CATALOG = os.path.join(ROOT, "tests", "cases_catalog")  # written from tools/tf_errors.json
 
 
 def case_header(path):
@@ -83,8 +84,8 @@ def case_header(path):
 
 
 def case_files(*expects):
-    """Every case of both folders whose ``expect`` is one of ``expects``, by file name."""
-    return sorted((os.path.join(folder, f) for folder in (CASES, CASES_EXTRA)
+    """Every case of the three folders whose ``expect`` is one of ``expects``, by file name."""
+    return sorted((os.path.join(folder, f) for folder in (CASES, CASES_EXTRA, CASES_CATALOG)
                    for f in os.listdir(folder)
                    if f.endswith(".py") and case_header(os.path.join(folder, f))[1] in expects),
                   key=os.path.basename)
