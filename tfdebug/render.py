@@ -69,7 +69,7 @@ def diagnosis_text(diagnosis, color: bool = False) -> str:
     lines.extend(_location_lines(diagnosis, color))
     symptom = getattr(diagnosis, "symptom", None)
     if symptom is not None:
-        lines.append(_paragraph("reported", f"TensorFlow named {display_path(symptom.file)}:{symptom.line}"
+        lines.append(_paragraph("named", f"TensorFlow reported {display_path(symptom.file)}:{symptom.line}"
                                 f" ({_source_line(symptom.file, symptom.line)}); the line above causes it",
                                 color))
     if recipe is None:
@@ -82,7 +82,7 @@ def diagnosis_text(diagnosis, color: bool = False) -> str:
         lines.append(_paragraph("docs", more, color))
         return "\n".join(lines)
     if getattr(diagnosis, "layer", "message") == "construct":
-        lines.append(_paragraph("matched", f"{diagnosis.error} at a line `tfdebug lint` flags {recipe.id}",
+        lines.append(_paragraph("match", f"{diagnosis.error} at a line `tfdebug lint` flags {recipe.id}",
                                 color))
     lines.append(_paragraph("cause", recipe.cause, color))
     lines.append(_paragraph("fix", recipe.fix, color))
