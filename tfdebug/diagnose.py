@@ -184,11 +184,11 @@ def _diagnose(exc: BaseException) -> Diagnosis | None:
     index, recipe = _choose(extracted)
     layer = "message"
     if recipe is None:
+        if not extracted.graph or extracted.user_raised:
+            return None  # the user's own error, or one TensorFlow had no part in
         location = _first_location(extracted, None)
         recipe, layer = _construct_recipe(extracted.class_names[0], location), "construct"
     if recipe is None:
-        if not extracted.graph or extracted.user_raised:
-            return None  # the user's own error, or one TensorFlow had no part in
         layer = "generic"
     location = _first_location(extracted, index)
     moved = None
