@@ -15,7 +15,7 @@ import ast
 import linecache
 import types
 
-from ._vocab import KERAS_LOOPS  # noqa: F401  (re-exported for the readers that import it here)
+from ._vocab import KERAS_CONSTRUCTOR_NAME, KERAS_LOOPS  # noqa: F401  (KERAS_LOOPS re-exported)
 
 # -- trees -------------------------------------------------------------------------------
 
@@ -312,3 +312,51 @@ def parameter_names(node) -> list[str]:
     names = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
     names += [x.arg for x in (a.vararg, a.kwarg) if x is not None]
     return names
+
+
+# -- what the explainer asks about a blamed line -------------------------------------------
+
+def parents_of(tree: ast.AST) -> dict[ast.AST, ast.AST]:
+    return source_index(tree).parents
+
+
+def is_loop(node: ast.AST) -> bool:
+    return isinstance(node, (ast.For, ast.While, ast.AsyncFor))
+
+
+def assigned_names(node: ast.AST) -> set[str]:
+    """Plain names an assignment statement binds (``a, b = ...`` gives ``{"a", "b"}``)."""
+    targets = []
+    if isinstance(node, ast.Assign):
+        targets = node.targets
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        targets = [node.target]
+    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
+def constructor_binding(tree: ast.AST, function: ast.AST, nodes) -> ast.stmt | None:
+    """The assignment ``layer = keras.layers.Dense(4)`` in ``function`` of a name the
+    offending line calls (``layer(x)``): the weights are made by the call, the cause is there."""
+    called = {n.func.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    if not called:
+        return None
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                and assigned_names(node) & called \
+                and KERAS_CONSTRUCTOR_NAME.search(dotted_tail(node.value.func)):
+            return node
+    return None
+
+
+def inside_loop(node: ast.AST, parents, stop: ast.AST) -> bool:
+    while node is not None and node is not stop:
+        node = parents.get(node)
+        if is_loop(node):
+            return True
+    return False
+
+
+def first_call(tree: ast.AST, suffixes) -> ast.Call | None:
+    """The first call in the module whose last dotted part is one of ``suffixes``."""
+    calls = [n for name, n in source_index(tree).call_names if name.rsplit(".", 1)[-1] in suffixes]
+    return min(calls, key=lambda n: (n.lineno, n.col_offset)) if calls else None

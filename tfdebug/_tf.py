@@ -824,3 +824,37 @@ def op_creation_stack(exc: BaseException) -> list[tuple[str, int, str]]:
         if isinstance(filename, str) and isinstance(lineno, int):
             out.append((filename, lineno, str(getattr(frame, "name", "") or "")))
     return out
+
+
+# -- AutoGraph's source maps (tracebacks that show the user's code) ----------------------------
+#
+# A converted function carries ``ag_source_map`` ({LineLocation(file, line): OriginInfo(loc,
+# function_name, source_code_line, comment)}, autograph/impl/api.py and pyct/origin_info.py);
+# ``converted_call`` holds it in its local ``converted_f`` while the generated code runs, so
+# the frame of that call in a traceback leads to the map of the generated frames below it.
+
+def autograph_source_maps(frame) -> list:
+    """The source maps of the converted functions ``frame`` (``converted_call``) was running."""
+    try:
+        local = frame.f_locals
+    except Exception:  # noqa: BLE001 - frames of odd objects have no readable locals
+        return []
+    maps = []
+    for name in ("converted_f", "f", "target_entity"):
+        source_map = getattr(local.get(name), "ag_source_map", None)
+        if isinstance(source_map, dict) and source_map:
+            maps.append(source_map)
+    return maps
+
+
+def autograph_origin(source_maps, filename: str, lineno: int) -> tuple[str, int, str, str] | None:
+    """(user file, line, function, source line) a generated ``filename:lineno`` came from."""
+    for source_map in reversed(source_maps):
+        try:
+            origin = source_map.get((filename, lineno))
+            if origin is not None:
+                return (str(origin.loc.filename), int(origin.loc.lineno), str(origin.function_name),
+                        str(origin.source_code_line or "").strip())
+        except Exception:  # noqa: BLE001 - another layout of OriginInfo: leave the frame unmapped
+            log.debug("tfdebug: unreadable AutoGraph origin", exc_info=True)
+    return None

@@ -1,5 +1,7 @@
 """What tfdebug knows of Python, TensorFlow and Keras APIs: data only, shared by the linter,
 the side-effect guard and the explainer (one table per fact, so they cannot drift apart)."""
+import re
+
 
 # Keras' own loops: they iterate, convert to NumPy and branch in Python, so they cannot run
 # inside a tf.function (diagnose blames them, lint flags them).
@@ -37,6 +39,14 @@ PY_FUNCTIONS = ("tensorflow.py_function", "tensorflow.numpy_function", "tensorfl
 TRAINING_LAYERS = ("Dropout", "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D",
                    "GaussianDropout", "GaussianNoise", "AlphaDropout", "BatchNormalization",
                    "ActivityRegularization")
+
+# The same functions by their last name, as the explainer reads them in a traceback's source.
+PY_FUNCTION_LEAVES = ("py_function", "numpy_function", "py_func")
+
+# A dotted call name that constructs a Keras layer, optimizer or model (the explainer's
+# test, on names as written: ``keras.layers.Dense``, ``layers.Dense``, ``Sequential``).
+KERAS_CONSTRUCTOR_NAME = re.compile(
+    r"(^|\.)(layers|optimizers|models)\.[A-Z]\w*$|(^|\.)(Sequential|Model)$")
 
 # Modules whose capitalised names construct Keras objects that own variables.
 KERAS_CONSTRUCTOR_MODULES = ("keras.layers.", "keras.optimizers.")

@@ -127,10 +127,18 @@ def _sys_hook(exc_type, exc, tb):
     if isinstance(exc, BaseException):
         target, _ = annotate(exc)
     previous = _saved.get("sys", sys.__excepthook__)
-    if target is not exc:
+    if previous is sys.__excepthook__ and isinstance(target, BaseException) and not disabled():
+        _print_traceback(target)  # Python's own hook, with the user's code in the frames
+    elif target is not exc:
         previous(type(target), target, target.__traceback__)
     else:
         previous(exc_type, exc, tb)
+
+
+def _print_traceback(exc: BaseException) -> None:
+    from ._traceback import format_exception
+
+    print(format_exception(exc), end="", file=sys.stderr)
 
 
 def _threading_hook(args):
@@ -154,10 +162,27 @@ def _ipython_handler(shell, etype, value, tb, tb_offset=None):
     saved = shell.custom_exceptions
     shell.custom_exceptions = ()
     try:
-        shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+        if not _show_user_traceback(shell, etype, value):
+            shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
     finally:
         shell.custom_exceptions = saved
     return None
+
+
+def _show_user_traceback(shell, etype, value) -> bool:
+    """Show tfdebug's traceback (user frames for AutoGraph's) through the shell's own display
+    hook (``_showtraceback``, which kernels override); False to leave it to IPython."""
+    if disabled() or not isinstance(value, BaseException):
+        return False
+    try:
+        from ._traceback import format_exception
+
+        text = format_exception(value).rstrip("\n")
+        shell._showtraceback(etype, value, text.splitlines())
+        return True
+    except Exception:  # noqa: BLE001 - IPython's own traceback then
+        log.debug("tfdebug: could not show the traceback in IPython", exc_info=True)
+        return False
 
 
 def _current_shell():

@@ -54,10 +54,50 @@ def display_path(path: str | None) -> str:
 
 
 def diagnosis_text(diagnosis, color: bool = False) -> str:
-    """DESIGN.md's layout: title, location, source with the offending line marked, cause, fix."""
+    """DESIGN.md's layout: title, location, source with the offending line marked, cause, fix.
+
+    A generic diagnosis (no recipe) says so in its title and gives TensorFlow's message and
+    where to read more instead of a cause and a fix it does not know.
+    """
     recipe = diagnosis.recipe
-    lines = [_paint(f"tfdebug {recipe.id} {recipe.category}: ", _BOLD + _RED, color)
-             + _paint(recipe.title, _BOLD, color)]
+    if recipe is None:
+        title = (f"tfdebug generic {diagnosis.category or 'graph-mode-error'}: ",
+                 f"no recipe explains this {diagnosis.error}")
+    else:
+        title = (f"tfdebug {recipe.id} {recipe.category}: ", recipe.title)
+    lines = [_paint(title[0], _BOLD + _RED, color) + _paint(title[1], _BOLD, color)]
+    lines.extend(_location_lines(diagnosis, color))
+    symptom = getattr(diagnosis, "symptom", None)
+    if symptom is not None:
+        lines.append(_paragraph("named", f"TensorFlow reported {display_path(symptom.file)}:{symptom.line}"
+                                f" ({_source_line(symptom.file, symptom.line)}); the line above causes it",
+                                color))
+    if recipe is None:
+        lines.append(_paragraph("error", f"{diagnosis.error}: {diagnosis.message}", color))
+        lines.append(_paragraph("note", "generic diagnosis: TensorFlow's own message at your line; "
+                                "tfdebug knows no cause or fix for it", color))
+        more = diagnosis.docs or "https://www.tensorflow.org/guide/function"
+        if diagnosis.category:
+            more += f" ; tfdebug recipes --category {diagnosis.category}"
+        lines.append(_paragraph("docs", more, color))
+        return "\n".join(lines)
+    if getattr(diagnosis, "layer", "message") == "construct":
+        lines.append(_paragraph("match", f"{diagnosis.error} at a line `tfdebug lint` flags {recipe.id}",
+                                color))
+    lines.append(_paragraph("cause", recipe.cause, color))
+    lines.append(_paragraph("fix", recipe.fix, color))
+    lines.append(_paragraph("docs", f"tfdebug explain {recipe.id}", color))
+    return "\n".join(lines)
+
+
+def _source_line(filename, line) -> str:
+    from ._frames import source_line
+
+    return source_line(filename, line) or "source unavailable"
+
+
+def _location_lines(diagnosis, color: bool) -> list[str]:
+    lines = []
     if diagnosis.file:
         where = f"{display_path(diagnosis.file)}:{diagnosis.line}"
         if diagnosis.function:
@@ -71,10 +111,7 @@ def diagnosis_text(diagnosis, color: bool = False) -> str:
             lines.append(_paint(row, _BOLD, color) if mark == ">" else _paint(row, _DIM, color))
     elif diagnosis.code:
         lines.append(f"  > {diagnosis.code}")
-    lines.append(_paragraph("cause", recipe.cause, color))
-    lines.append(_paragraph("fix", recipe.fix, color))
-    lines.append(_paragraph("docs", f"tfdebug explain {recipe.id}", color))
-    return "\n".join(lines)
+    return lines
 
 
 def diagnosis_html(diagnosis) -> str:

@@ -43,6 +43,7 @@ class Finding:
     message: str
     # time.perf_counter() when it was emitted (the report shows it on the run's timeline)
     time: float | None = dataclasses.field(default=None, compare=False)
+    generic: bool = False  # an error no recipe explains: no ``recipe``, no claimed fix
 
     def __post_init__(self):
         if self.severity not in SEVERITIES:
@@ -58,6 +59,17 @@ class Finding:
                    file=os.path.abspath(file) if file and not file.startswith("<") else file,
                    line=line, function=function, code=source_line(file, line),
                    message=message or recipe.title)
+
+    @classmethod
+    def generic_at(cls, category: str | None, file: str | None, line: int | None,
+                   function: str | None, message: str) -> "Finding":
+        """The finding of an error no recipe explains (``"generic": true``, no ``recipe``)."""
+        from ._frames import source_line
+
+        return cls(severity="error", recipe=None, category=category,
+                   file=os.path.abspath(file) if file and not file.startswith("<") else file,
+                   line=line, function=function, code=source_line(file, line), message=message,
+                   generic=True)
 
     def to_json(self) -> dict:
         entry = dataclasses.asdict(self)

@@ -152,7 +152,16 @@ def _exit_code(exc: SystemExit) -> int:
 
 
 def _print_uncaught(exc: BaseException) -> None:
-    """Print the traceback as python would, without tfdebug's or runpy's frames."""
+    """Print the traceback as python would, without tfdebug's or runpy's frames (and, unless
+    ``TFDEBUG=off``, with AutoGraph's frames as the user's code, library frames folded)."""
+    from .explain import disabled
+
+    if not disabled():
+        from ._traceback import format_exception
+
+        sys.stdout.flush()
+        print(format_exception(exc), end="", file=sys.stderr)
+        return
     report_ = traceback.TracebackException.from_exception(exc)
     seen = set()
     pending = [report_]

@@ -1,0 +1,74 @@
+"""Tracebacks that show the user's code: AutoGraph frames mapped back, library frames folded."""
+import importlib
+import inspect
+
+import pytest
+import tensorflow as tf
+
+from tfdebug import _tf, _traceback
+from conftest import run_tfdebug
+
+explain_module = importlib.import_module("tfdebug.explain")
+
+
+@tf.function
+def _branch_undefined(x):
+    if x > 0:  # <- if
+        y = x * 2
+    return y
+
+
+def _error():
+    try:
+        _branch_undefined(tf.constant(1.0))
+    except ValueError as exc:
+        return exc
+    raise AssertionError("no error")
+
+
+@pytest.mark.smoke
+def test_generated_frames_show_the_users_line_and_library_frames_fold():
+    exc = _error()
+    args, cls = exc.args, type(exc)
+    text = _traceback.format_exception(exc)
+    lines, first = inspect.getsourcelines(_branch_undefined.python_function)
+    line = first + next(i for i, t in enumerate(lines) if "<- if" in t)
+    assert f'File "{__file__}", line {line}, in _branch_undefined  (converted by AutoGraph)' in text
+    assert "if x > 0:  # <- if" in text
+    assert "__autograph_generated_file" not in text.split("During handling")[-1]
+    assert "hidden; innermost: tensorflow/" in text
+    assert text.rstrip().endswith("'y' must also be initialized in the else branch")
+    assert type(exc) is cls and exc.args == args  # only the text changed
+
+
+@pytest.mark.smoke
+def test_source_map_fallback_leaves_frames_unmapped():
+    assert _tf.autograph_origin([{("gen.py", 3): object()}], "gen.py", 3) is None
+    assert _tf.autograph_origin([], "gen.py", 3) is None
+    assert _tf.autograph_source_maps(object()) == []
+
+
+def test_run_shows_user_frames_and_tfdebug_off_shows_tensorflows_traceback(tmp_path):
+    script = tmp_path / "branch.py"
+    script.write_text("import tensorflow as tf\n\n@tf.function\ndef f(x):\n    if x > 0:\n"
+                      "        y = x * 2\n    return y\n\nf(tf.constant(1.0))\n")
+    shown = run_tfdebug("run", str(script))
+    assert shown.returncode == 1
+    assert f'File "{script}", line 5, in f  (converted by AutoGraph)' in shown.stderr
+    assert "__autograph_generated_file" not in shown.stderr
+    plain = run_tfdebug("run", str(script), env={"TFDEBUG": "off"})
+    assert plain.returncode == 1 and "__autograph_generated_file" in plain.stderr
+    assert "converted by AutoGraph" not in plain.stderr and "tfdebug" not in plain.stderr
+
+
+def test_sys_excepthook_prints_the_users_frames(capsys, monkeypatch):
+    monkeypatch.setattr("sys.excepthook", __import__("sys").__excepthook__)
+    import tfdebug
+    tfdebug.install()
+    try:
+        exc = _error()
+        __import__("sys").excepthook(type(exc), exc, exc.__traceback__)
+    finally:
+        tfdebug.uninstall()
+    err = capsys.readouterr().err
+    assert "(converted by AutoGraph)" in err and "tfdebug TFD155 branch-mismatch" in err

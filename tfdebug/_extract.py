@@ -1,0 +1,394 @@
+"""Exception -> :class:`Extracted`: what TensorFlow left on an exception, as plain data.
+
+It reads AutoGraph's "in user code:" frames and ``ag_error_metadata``, the op-definition
+stack of run-time graph errors, Keras' "Exception encountered when calling" wrappers, the
+``__cause__``/``__context__`` chain and the traceback; it finds where TensorFlow raised the
+error (its *raise site*) and the user lines involved, and tags facts about the failing code
+read from the user's source with ``ast`` (recipes' ``when``). Nothing here raises on odd input.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import linecache
+import os
+import re
+import sys
+
+from . import _frames
+from ._source import (assigned_names, calls_in, constructor_binding, dotted_tail,
+                      enclosing_function, first_call, inside_loop, is_loop, line_nodes,
+                      module_tree, parents_of, statement_at)
+from ._vocab import KERAS_LOOPS, KERAS_CONSTRUCTOR_NAME, PY_FUNCTION_LEAVES
+
+_TFDEBUG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_CHAIN_LIMIT = 8
+_TEXT_LIMIT = 1 << 20  # a message longer than 1 MB is cut (its head and tail are kept)
+_FILE_LINE = re.compile(r'File "([^"\n]+)", line (\d+), in ([^\s]+)')
+_COND_FILES = tuple(os.sep + os.path.join("tensorflow", "python", "ops", name)
+                    for name in ("cond_v2.py", "cond.py", "control_flow_util_v2.py"))
+
+
+# -- data --------------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Location:
+    file: str
+    line: int
+    function: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Extracted:
+    """What an exception says, as plain data: its chain, messages, user locations, tags."""
+
+    chain: tuple[BaseException, ...]
+    class_names: tuple[tuple[str, ...], ...]   # per exception in ``chain``: the MRO names
+    messages: tuple[str, ...]                  # per exception in ``chain``: the safe str()
+    locations: tuple[tuple[Location, ...], ...]  # per exception: user locations, best first
+    tags: frozenset[str] = frozenset()
+    raise_site: "RaiseSite | None" = None     # where TensorFlow/Keras raised it, if they did
+    user_raised: bool = False                 # the user's own ``raise`` statement raised it
+    graph: bool = False                       # TensorFlow or Keras took part in the failure
+
+
+@dataclasses.dataclass(frozen=True)
+class RaiseSite:
+    """A frame of TensorFlow or Keras that raised an error (``module`` is the package path)."""
+
+    file: str
+    line: int
+    function: str
+    module: str  # "tensorflow/python/ops/cond_v2.py", "keras/src/layers/layer.py", ...
+
+
+# -- safe helpers ------------------------------------------------------------------------
+
+def safe_str(exc: BaseException) -> str:
+    """``str(exc)`` that never raises and stays bounded (a broken ``__str__`` gives a stub)."""
+    try:
+        text = str(exc)
+    except BaseException:  # noqa: BLE001 - a broken __str__ must not break the reporter
+        try:
+            return f"<unprintable {type(exc).__name__}>"
+        except BaseException:  # noqa: BLE001
+            return "<unprintable exception>"
+    if not isinstance(text, str):
+        return ""
+    if len(text) > _TEXT_LIMIT:
+        half = _TEXT_LIMIT // 2
+        text = text[:half] + "\n...\n" + text[-half:]
+    return text
+
+
+def class_names_of(exc: BaseException) -> tuple[str, ...]:
+    try:
+        return tuple(c.__name__ for c in type(exc).__mro__ if c is not object)
+    except Exception:  # noqa: BLE001
+        return ()
+
+
+def chain_of(exc: BaseException) -> tuple[BaseException, ...]:
+    """``exc`` and what caused it (``__cause__``, else ``__context__``), cycle-safe."""
+    chain, seen, current = [], set(), exc
+    while isinstance(current, BaseException) and id(current) not in seen and len(chain) < _CHAIN_LIMIT:
+        chain.append(current)
+        seen.add(id(current))
+        current = current.__cause__ if current.__cause__ is not None else current.__context__
+    return tuple(chain)
+
+
+def short_message(message: str, limit: int = 300) -> str:
+    """The line of TF's message that says what went wrong (AutoGraph's frames dropped)."""
+    lines = [line.strip() for line in message.splitlines()]
+    if "in user code:" in message:
+        for line in reversed(lines):
+            match = re.match(r"[A-Za-z_][\w.]*(Error|Exception|Warning): (.+)", line)
+            if match:
+                return match.group(2)[:limit]
+    for line in lines:
+        if line and not line.startswith(("in user code:", "File ")):
+            return re.sub(r"\x1b\[[0-9;]*m", "", line)[:limit]
+    return ""
+
+
+
+_user_files_memo: dict[str, bool] = {}
+_memo_modules = [0]
+
+
+def is_user(filename) -> bool:
+    """``_frames.is_user_file``, remembered until new modules are imported."""
+    if len(sys.modules) != _memo_modules[0]:
+        _user_files_memo.clear()
+        _memo_modules[0] = len(sys.modules)
+    if not isinstance(filename, str):
+        return False
+    known = _user_files_memo.get(filename)
+    if known is None:
+        known = _user_files_memo[filename] = _frames.is_user_file(filename)
+    return known
+
+
+
+
+# -- tags: facts about where the error happened ------------------------------------------
+
+def _line_tags(location: Location | None) -> set[str]:
+    if location is None:
+        return set()
+    tree = module_tree(location.file)
+    if tree is None:
+        return set()
+    stmt = statement_at(tree, location.line)
+    if stmt is None:
+        return set()
+    tags = set()
+    parents = parents_of(tree)
+    nodes = line_nodes(stmt, location.line)
+    if isinstance(stmt, ast.Assert):
+        tags.add("assert")
+    for node in nodes:
+        if isinstance(node, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops) \
+                and any(isinstance(c, (ast.List, ast.Tuple, ast.Set)) for c in node.comparators):
+            tags.add("in-list")
+        elif isinstance(node, ast.Call):
+            name = dotted_tail(node.func)
+            if name in ("enumerate", "zip"):
+                tags.add("enumerate")
+            if KERAS_CONSTRUCTOR_NAME.search(name):
+                tags.add("keras-constructor")
+            if isinstance(node.func, ast.Attribute) and node.func.attr in KERAS_LOOPS:
+                tags.add("keras-loop")
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            tags.add("comprehension")
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
+                and node.value.attr == "shape":
+            tags.add("shape-index")
+    # Ancestors: a try body, a loop updating a variable set before it.
+    node = stmt
+    function = enclosing_function(tree, location.line)
+    while node is not None and node is not function:
+        parent = parents.get(node)
+        if isinstance(parent, ast.Try) and node in parent.body:
+            tags.add("try-body")
+        if is_loop(parent) and node in parent.body and assigned_names(stmt) and function is not None:
+            before = {name for n in ast.walk(function) if getattr(n, "lineno", 10 ** 9) < parent.lineno
+                      for name in assigned_names(n)}
+            if assigned_names(stmt) & before:
+                tags.add("loop-carried")
+        node = parent
+    if function is not None:
+        if constructor_binding(tree, function, nodes) is not None:
+            tags.add("keras-constructor")
+        for name, call in calls_in(tree, function):
+            if name.endswith("set_seed"):
+                tags.add("set-seed")
+            if name.endswith(".append") and inside_loop(call, parents, function):
+                tags.add("append-in-loop")
+    return tags
+
+
+
+def _context_tags(chain, messages, frames_by_exc, location: Location | None) -> set[str]:
+    tags = set()
+    data_dir = os.sep + os.path.join("tensorflow", "python", "data") + os.sep
+    keras_dir = os.sep + "keras" + os.sep
+    for exc, message in zip(chain, messages):
+        if "Exception encountered when calling" in message[:4096]:
+            tags.add("keras-call")
+        frames = frames_by_exc.get(id(exc), ())
+        if any(data_dir in f.f_code.co_filename for f, _ in frames):
+            tags.add("tf.data")
+        # TF's cond builder checks the branches with bare asserts ("AssertionError: [2, 1]").
+        if frames and frames[-1][0].f_code.co_filename.endswith(_COND_FILES):
+            tags.add("tf.cond")
+        # The innermost user frame was called by Keras (a layer's call, a loss, a metric).
+        # (tfdebug's own trace hook frames may sit in between: they are skipped.)
+        users = [i for i, (f, _) in enumerate(frames) if is_user(f.f_code.co_filename)]
+        callers = [f.f_code.co_filename for f, _ in frames[:users[-1]]] if users else []
+        callers = [name for name in callers if not name.startswith(_TFDEBUG_DIR)]
+        if callers and keras_dir in callers[-1]:
+            tags.add("keras-call")
+    if location is not None and not linecache.getlines(location.file):
+        tags.add("no-source")
+    return tags
+
+
+def _file_tags(files) -> set[str]:
+    tags = set()
+    for filename in files:
+        tree = module_tree(filename)
+        if tree is not None and first_call(tree, PY_FUNCTION_LEAVES) is not None:
+            tags.add("py-function")
+    return tags
+
+
+
+# -- extraction --------------------------------------------------------------------------
+
+def tb_frames(exc: BaseException) -> list[tuple[object, int]]:
+    out, tb = [], getattr(exc, "__traceback__", None)
+    while tb is not None and len(out) < 2000:
+        out.append((tb.tb_frame, tb.tb_lineno))
+        tb = tb.tb_next
+    return out
+
+
+def _message_locations(message: str) -> list[Location]:
+    """User frames named in the message: AutoGraph's block, op-definition stacks; innermost first."""
+    found = []
+    for marker in ("in user code:", "defined at (most recent call last):", "was defined here:"):
+        start = message.find(marker)
+        if start < 0:
+            continue
+        block = message[start:start + 200_000]
+        for filename, lineno, name in reversed(_FILE_LINE.findall(block)):
+            if is_user(filename):
+                found.append(Location(filename, int(lineno), name))
+    return found
+
+
+def _autograph_locations(exc: BaseException) -> list[Location]:
+    metadata = getattr(exc, "ag_error_metadata", None)
+    stack = getattr(metadata, "translated_stack", None) or []
+    out = []
+    for frame in list(stack)[:500]:  # AutoGraph keeps it innermost first
+        filename, lineno = getattr(frame, "filename", None), getattr(frame, "lineno", None)
+        if isinstance(filename, str) and isinstance(lineno, int) and is_user(filename):
+            out.append(Location(filename, lineno, str(getattr(frame, "function_name", "") or "")))
+    return out
+
+
+def _op_locations(exc: BaseException) -> list[Location]:
+    from . import _tf
+
+    return [Location(f, n, name) for f, n, name in _tf.op_creation_stack(exc) if is_user(f)]
+
+
+def _locations(exc: BaseException, message: str, frames) -> list[Location]:
+    found = _autograph_locations(exc) + _message_locations(message) + _op_locations(exc)
+    # A module-level line in AutoGraph's block is the call, never better than a function's.
+    found = [loc for loc in found if loc.function != "<module>"] + \
+            [loc for loc in found if loc.function == "<module>"]
+    for frame, lineno in reversed(frames):
+        filename = frame.f_code.co_filename
+        if is_user(filename):
+            found.append(Location(filename, lineno, frame.f_code.co_name))
+    unique = []
+    for loc in found:
+        if loc not in unique:
+            unique.append(loc)
+    return unique
+
+
+def extract(exc: BaseException) -> Extracted:
+    """Read ``exc`` and its chain into plain data (see :class:`Extracted`)."""
+    chain = chain_of(exc)
+    messages = tuple(safe_str(e) for e in chain)
+    frames_by_exc = {id(e): tb_frames(e) for e in chain}
+    locations = tuple(tuple(_locations(e, m, frames_by_exc[id(e)])) for e, m in zip(chain, messages))
+    first = next((locs[0] for locs in locations if locs), None)
+    tags = _context_tags(chain, messages, frames_by_exc, first)
+    tags |= _line_tags(first)
+    files = []
+    for locs in locations:
+        for loc in locs:
+            if loc.file not in files:
+                files.append(loc.file)
+    tags |= _file_tags(files[:8])
+    if keras_call_tf_function(frames_by_exc.get(id(exc), ())) is not None:
+        tags.add("keras-call-tf-function")
+    site, user_raised = _raise_site(chain, frames_by_exc)
+    return Extracted(chain=chain, class_names=tuple(class_names_of(e) for e in chain),
+                     messages=messages, locations=locations, tags=frozenset(tags),
+                     raise_site=site, user_raised=user_raised,
+                     graph=_library_involved(chain, frames_by_exc))
+
+
+# -- where TensorFlow raised it ------------------------------------------------------------
+
+_LIBRARIES = ("tensorflow", "keras", "tf_keras")
+
+
+def library_module(filename) -> str:
+    """``tensorflow/python/ops/cond_v2.py`` for a file of TensorFlow or Keras, else ""."""
+    if not isinstance(filename, str):
+        return ""
+    parts = filename.replace(os.sep, "/").split("/")
+    for index in range(len(parts) - 2, -1, -1):
+        if parts[index] in _LIBRARIES and (index == 0 or parts[index - 1] in ("site-packages", "dist-packages")):
+            return "/".join(parts[index:])
+    return ""
+
+
+def _library_involved(chain, frames_by_exc) -> bool:
+    for exc in chain:
+        if getattr(exc, "ag_error_metadata", None) is not None:
+            return True
+        if any(str(getattr(c, "__module__", "")).split(".")[0] in _LIBRARIES for c in type(exc).__mro__):
+            return True
+        if any(library_module(f.f_code.co_filename) for f, _ in frames_by_exc.get(id(exc), ())):
+            return True
+    return False
+
+
+def _raise_site(chain, frames_by_exc) -> tuple[RaiseSite | None, bool]:
+    """(TensorFlow's raise site, whether the user's own ``raise`` raised it), deepest first.
+
+    AutoGraph keeps the frames inside the converted call innermost first in
+    ``ag_error_metadata.translated_stack`` (user frames already mapped back to the source);
+    other errors carry their raise site in their own traceback.
+    """
+    for exc in reversed(chain):
+        innermost = []
+        stack = getattr(getattr(exc, "ag_error_metadata", None), "translated_stack", None) or ()
+        for fs in list(stack)[:1]:
+            innermost.append((getattr(fs, "filename", None), getattr(fs, "lineno", None),
+                              str(getattr(fs, "function_name", "") or "")))
+        frames = frames_by_exc.get(id(exc), ())
+        if frames:
+            frame, lineno = frames[-1]
+            innermost.append((frame.f_code.co_filename, lineno, frame.f_code.co_name))
+        for filename, lineno, name in innermost:
+            if not isinstance(filename, str) or not isinstance(lineno, int):
+                continue
+            module = library_module(filename)
+            if module:
+                return RaiseSite(filename, lineno, name, module), False
+            if is_user(filename):
+                return None, _is_raise_statement(filename, lineno)
+    return None, False
+
+
+def _is_raise_statement(filename: str, line: int) -> bool:
+    tree = module_tree(filename)
+    stmt = statement_at(tree, line) if tree is not None else None
+    return isinstance(stmt, (ast.Raise, ast.Assert))
+
+
+
+def keras_call_tf_function(frames):
+    """(file, line, name) of a live Keras object's ``call`` wrapped in @tf.function, or None."""
+    if "keras" not in sys.modules:
+        return None
+    from . import _tf
+
+    for frame, _ in reversed(frames):
+        if not is_user(frame.f_code.co_filename):
+            continue
+        values = list(frame.f_locals.values())[:500] + list(frame.f_globals.values())[:500]
+        for value in values:
+            cls = type(value)
+            if not any(c.__module__.startswith("keras") and c.__name__ == "Layer" for c in cls.__mro__):
+                continue
+            call = next((c.__dict__["call"] for c in cls.__mro__ if "call" in c.__dict__), None)
+            if call is not None and _tf.is_tf_function(call):
+                fn = getattr(call, "python_function", None)
+                code = getattr(fn, "__code__", None)
+                if code is not None and is_user(code.co_filename):
+                    return Location(code.co_filename, code.co_firstlineno, f"{cls.__name__}.call")
+        break
+    return None
+
+

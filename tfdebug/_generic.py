@@ -1,0 +1,105 @@
+"""What a generic diagnosis can honestly say: the category, from where TensorFlow raised it.
+
+When no recipe fits, the category still comes from TensorFlow itself: the module and
+function of its *raise site* (AutoGraph's loop checks raise loop-variable errors, cond_v2's
+output checks raise branch mismatches, ...), else the exception class when every recipe
+naming that class agrees on one category. Anything less certain gives no category: a
+wrong one is worse than none.
+"""
+from __future__ import annotations
+
+import builtins
+import collections
+import functools
+import re
+
+from . import recipebook
+from ._extract import library_module
+
+# (module of TensorFlow/Keras, function raising there, category). Only raise sites whose
+# every message is of that category (read from the installed sources); other frames of the
+# innermost library stretch are skipped (nest, ops, tensor_shape are used by everything).
+_RAISE_SITES = (
+    ("tensorflow/python/autograph/operators/control_flow.py",
+     r"_verify_single_loop_var|verify_loop_init_vars|verify_tf_loop_vars|_disallow_undefs_into_loop",
+     "loop-var-shape"),
+    ("tensorflow/python/autograph/operators/control_flow.py",
+     r"_verify_tf_cond_branch_vars|_verify_tf_cond_vars|verify_single_cond_var", "branch-mismatch"),
+    ("tensorflow/python/autograph/operators/control_flow.py", r"_verify_tf_condition", "tensor-as-bool"),
+    ("tensorflow/python/ops/cond_v2.py",
+     r"_check_same_outputs|_make_output_composite_tensors_match|_make_indexed_slices_indices_types_match"
+     r"|_get_compatible_spec|error$", "branch-mismatch"),
+    ("tensorflow/python/ops/while_v2.py", r"_check_shapes_compat|_check_inputs_outputs_types_match",
+     "loop-var-shape"),
+    ("tensorflow/python/ops/while_loop.py", r"_enforce_shape_invariant|_shape_invariant_to_type_spec",
+     "loop-var-shape"),
+    ("tensorflow/python/data/ops/structured_function.py", r".", "data-pipeline"),
+    ("tensorflow/python/distribute/", r".", "distribute"),
+    ("keras/src/backend/common/keras_tensor.py", r".", "keras-misuse"),
+)
+_DEFAULT_DOCS = "https://www.tensorflow.org/guide/function"
+
+
+def _site_category(module: str, function: str) -> str | None:
+    for prefix, functions, category in _RAISE_SITES:
+        if module.startswith(prefix) and re.match(functions, function or ""):
+            return category
+    return None
+
+
+def _innermost_library_stretch(extracted):
+    """(module, function) of the library frames below the last user frame, innermost first."""
+    for exc in reversed(extracted.chain):
+        stack = getattr(getattr(exc, "ag_error_metadata", None), "translated_stack", None) or ()
+        frames = [(getattr(fs, "filename", None), str(getattr(fs, "function_name", "") or ""))
+                  for fs in list(stack)[:200]]
+        if not frames:
+            tb, frames = getattr(exc, "__traceback__", None), []
+            while tb is not None and len(frames) < 2000:
+                frames.append((tb.tb_frame.f_code.co_filename, tb.tb_frame.f_code.co_name))
+                tb = tb.tb_next
+            frames.reverse()
+        stretch = []
+        for filename, function in frames:
+            module = library_module(filename)
+            if not module:
+                break  # a user (or generated) frame: what it called is not TensorFlow's check
+            stretch.append((module, function))
+        if stretch:
+            return stretch
+    return []
+
+
+def generic_category(extracted) -> str | None:
+    """The category TensorFlow's raise site or the exception class implies, or None."""
+    for module, function in _innermost_library_stretch(extracted):
+        category = _site_category(module, function)
+        if category is not None:
+            return category
+    for names in extracted.class_names[:1]:
+        for name in names:
+            category = _class_categories().get(name)
+            if category is not None:
+                return category
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def _class_categories() -> dict[str, str]:
+    """{exception class: category} for non-builtin classes all of whose recipes agree."""
+    seen = collections.defaultdict(set)
+    for recipe in recipebook.load():
+        for name in recipe.errors:
+            seen[name].add(recipe.category)
+    return {name: next(iter(cats)) for name, cats in seen.items()
+            if len(cats) == 1 and not hasattr(builtins, name)}
+
+
+@functools.lru_cache(maxsize=32)
+def generic_docs(category: str | None) -> str:
+    """Where to read more: the page most recipes of ``category`` cite, else the tf.function guide."""
+    counts = collections.Counter(r.docs for r in recipebook.load() if r.category == category and r.docs)
+    return counts.most_common(1)[0][0] if counts else _DEFAULT_DOCS
+
+
+__all__ = ["generic_category", "generic_docs"]

@@ -1,0 +1,309 @@
+"""From the line TensorFlow names to the line that causes it: the explainer's locators.
+
+A recipe's ``blame`` names a locator here (the ``append`` in the loop, not the ``tf.stack``
+after it). :func:`cause_of_named` is the one mechanism for every message that names a
+variable ("'y' must also be initialized in the else branch", "'x' has shape (1,) before
+the loop, but shape (2,) after one iteration"): it finds that name's assignments in the
+function and blames the one that makes it so. Locators return a Location or None.
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+from ._extract import Location, is_user, keras_call_tf_function
+from ._source import (calls_in, constructor_binding, dotted_tail, enclosing_function, first_call,
+                      inside_loop, line_nodes, module_tree, parents_of, statement_at)
+from ._vocab import PY_FUNCTION_LEAVES
+
+_NAMED_FUNCTION = re.compile(r"<function ([\w.<>]+) at 0x[0-9a-f]+>")
+
+def _locate_append_in_loop(extracted, location, frames):
+    tree = module_tree(location.file)
+    function = enclosing_function(tree, location.line) if tree else None
+    if function is None:
+        return None
+    parents = parents_of(tree)
+    appends = [n for name, n in calls_in(tree, function)
+               if name.endswith(".append") and inside_loop(n, parents, function)]
+    if not appends:
+        return None
+    node = min(appends, key=lambda n: (n.lineno, n.col_offset))
+    return Location(location.file, node.lineno, location.function)
+
+
+def _locate_keras_constructor(extracted, location, frames):
+    tree = module_tree(location.file)
+    stmt = statement_at(tree, location.line) if tree else None
+    function = enclosing_function(tree, location.line) if stmt else None
+    if function is None:
+        return None
+    # None when the line constructs the layer itself (`Dense(1)(x)` calls a call, not a name)
+    binding = constructor_binding(tree, function, line_nodes(stmt, location.line))
+    return Location(location.file, binding.lineno, location.function) if binding else None
+
+
+def _locate_set_seed(extracted, location, frames):
+    tree = module_tree(location.file)
+    function = enclosing_function(tree, location.line) if tree else None
+    if function is None:
+        return None
+    calls = [n for name, n in calls_in(tree, function) if name.endswith("set_seed")]
+    if not calls:
+        return None
+    return Location(location.file, min(n.lineno for n in calls), location.function)
+
+
+def _user_function_named(name: str, frames):
+    """The user's Python function called ``name``, looked up in the failing frames' scopes."""
+    short = name.rsplit(".", 1)[-1]
+    for frame, _ in reversed(frames):
+        if not is_user(frame.f_code.co_filename):
+            continue
+        for scope in (frame.f_locals, frame.f_globals):
+            obj = scope.get(short)
+            obj = getattr(obj, "python_function", obj)
+            obj = getattr(obj, "__wrapped__", obj)
+            if getattr(obj, "__code__", None) is not None:
+                return obj
+    return None
+
+
+def _first_in_named_function(extracted, frames, wanted):
+    """The first node ``wanted(node)`` accepts in the user function the message names
+    (``<function f at 0x...>``): for errors raised after tracing, with no user frame."""
+    for message in extracted.messages:
+        for name in _NAMED_FUNCTION.findall(message[:4096]):
+            fn = _user_function_named(name, frames)
+            if fn is None:
+                continue
+            code = fn.__code__
+            tree = module_tree(code.co_filename)
+            if tree is None:
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == code.co_name \
+                        and node.lineno <= code.co_firstlineno + 20 and (node.end_lineno or 0) >= code.co_firstlineno:
+                    hits = [n for n in ast.walk(node) if wanted(n)]
+                    if hits:
+                        return Location(code.co_filename, min(n.lineno for n in hits), node.name)
+    return None
+
+
+def _locate_yield(extracted, location, frames):
+    return _first_in_named_function(extracted, frames,
+                                    lambda n: isinstance(n, (ast.Yield, ast.YieldFrom)))
+
+
+def _locate_return_value(extracted, location, frames):
+    return _first_in_named_function(extracted, frames,
+                                    lambda n: isinstance(n, ast.Return) and n.value is not None)
+
+
+def user_files(extracted) -> list[str]:
+    files = []
+    for locs in extracted.locations:
+        for loc in locs:
+            if loc.file not in files:
+                files.append(loc.file)
+    return files
+
+
+def _locate_py_function(extracted, location, frames):
+    for filename in user_files(extracted)[:8]:
+        tree = module_tree(filename)
+        call = first_call(tree, PY_FUNCTION_LEAVES) if tree is not None else None
+        if call is not None:
+            function = enclosing_function(tree, call.lineno)
+            name = getattr(function, "name", "<lambda>" if function is not None else "<module>")
+            return Location(filename, call.lineno, name)
+    return None
+
+
+
+def _locate_keras_call_tf_function(extracted, location, frames):
+    return keras_call_tf_function(frames)
+
+
+def _locate_string_format(extracted, location, frames):
+    for filename in user_files(extracted)[:8]:
+        tree = module_tree(filename)
+        if tree is None:
+            continue
+        for function in _traced_functions(tree):
+            params = {a.arg for a in function.args.args + function.args.kwonlyargs}
+            for node in ast.walk(function):
+                if _formats_names(node, params):
+                    return Location(filename, node.lineno, getattr(function, "name", "<lambda>"))
+    return None
+
+
+def _traced_functions(tree: ast.AST) -> list[ast.AST]:
+    """Functions passed to ``.map``/``tf.function`` or decorated with it, in source order."""
+    passed = set()
+    lambdas = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and dotted_tail(node.func).rsplit(".", 1)[-1] in (
+                "map", "filter", "flat_map", "interleave", "function", "map_fn", "py_function"):
+            for arg in node.args:
+                if isinstance(arg, ast.Name):
+                    passed.add(arg.id)
+                elif isinstance(arg, ast.Lambda):
+                    lambdas.append(arg)
+    defs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and (n.name in passed or any(dotted_tail(d.func if isinstance(d, ast.Call) else d).endswith("function")
+                                         for d in n.decorator_list))]
+    return sorted(defs + lambdas, key=lambda n: n.lineno)
+
+
+def _formats_names(node: ast.AST, names: set[str]) -> bool:
+    def uses(expr):
+        return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr))
+    if isinstance(node, ast.JoinedStr):
+        return any(isinstance(v, ast.FormattedValue) and uses(v.value) for v in node.values)
+    if isinstance(node, ast.Call):
+        name = dotted_tail(node.func)
+        if name.endswith(".format") or name == "str":
+            return any(uses(a) for a in node.args)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
+            and isinstance(node.left.value, str):
+        return uses(node.right)
+    return False
+
+
+LOCATORS = {
+    "append-in-loop": _locate_append_in_loop,
+    "set-seed": _locate_set_seed,
+    "keras-constructor": _locate_keras_constructor,
+    "yield": _locate_yield,
+    "return-value": _locate_return_value,
+    "py-function": _locate_py_function,
+    "keras-call-tf-function": _locate_keras_call_tf_function,
+    "string-format": _locate_string_format,
+}
+
+
+
+# -- a variable TensorFlow names: its assignment that causes the error --------------------
+
+# AutoGraph's messages that name a variable (autograph/operators/control_flow.py), with where
+# the cause sits: in the loop body, before the loop, or in the branch the message names.
+_NAMED_VARIABLE = [
+    (re.compile(r"'([\w.]+)' (?:has (?:dtype|shape) .* after one|does not have the same nested structure after one"
+                r"|is None at the end of the iteration|must be defined before the loop)"), "loop", None),
+    (re.compile(r"'([\w.]+)' is not allowed to be None before the loop"), "before-loop", None),
+    (re.compile(r"'([\w.]+)' is None at the end of the (main|else) branch"), "branch", "same"),
+    (re.compile(r"'([\w.]+)' must also be initialized in the (main|else) branch"), "branch", "other"),
+    (re.compile(r"'([\w.]+)' (?:has dtype .* in the main branch|must have the same nested structure in the main)"),
+     "branch", "main"),
+]
+# tf.while_loop's own check (ops/while_v2.py): the body returns a loop variable changed.
+_WHILE_BODY_CHANGES = re.compile(r"enters the loop with (?:shape|type) .* after (?:one|1) iteration")
+_COMPOUND = {"loop": (ast.For, ast.While, ast.AsyncFor), "before-loop": (ast.For, ast.While, ast.AsyncFor),
+             "branch": (ast.If,)}
+
+
+def cause_of_named(messages, location: Location | None) -> Location | None:
+    """The assignment of the variable TensorFlow's message names that causes the error.
+
+    ``location`` is TensorFlow's user line (the ``for``/``while``/``if`` AutoGraph blames, or a
+    line inside it); the answer is in the same function. None when nothing fits.
+    """
+    if location is None:
+        return None
+    tree = module_tree(location.file)
+    if tree is None:
+        return None
+    for message in messages:
+        head = message[:20000]
+        if _WHILE_BODY_CHANGES.search(head):
+            return _while_loop_body(tree, location)
+        for pattern, where, branch in _NAMED_VARIABLE:
+            match = pattern.search(head)
+            if match is None:
+                continue
+            statement = _compound_at(tree, location.line, _COMPOUND[where])
+            if statement is None:
+                return None
+            side = match.group(2) if match.lastindex and match.lastindex >= 2 else None
+            line = _assignment_line(tree, statement, match.group(1), where, branch, side)
+            return Location(location.file, line, location.function) if line else None
+    return None
+
+
+def _compound_at(tree, line: int, kinds):
+    """The loop or ``if`` starting on ``line``, else the innermost one around it."""
+    stmt = statement_at(tree, line)
+    if isinstance(stmt, kinds) and stmt.lineno == line:
+        return stmt
+    parents = parents_of(tree)
+    node = stmt
+    while node is not None and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        if isinstance(node, kinds):
+            return node
+        node = parents.get(node)
+    return None
+
+
+def _assignment_line(tree, statement, name: str, where: str, branch, side) -> int | None:
+    if where == "loop":
+        hits = _assignments(statement.body, name)
+        return hits[-1].lineno if hits else None
+    if where == "before-loop":
+        function = enclosing_function(tree, statement.lineno)
+        body = getattr(function, "body", None) or getattr(tree, "body", [])
+        hits = [n for n in _assignments(body, name) if n.lineno < statement.lineno
+                and isinstance(getattr(n, "value", None), ast.Constant) and n.value.value is None]
+        return hits[-1].lineno if hits else None
+    bodies = {"main": statement.body, "else": statement.orelse}
+    if branch == "other":
+        side = "else" if side == "main" else "main"
+    elif branch == "main":
+        side = "main"
+    hits = _assignments(bodies.get(side, []), name)
+    if branch == "same":
+        hits = [n for n in hits if isinstance(getattr(n, "value", None), ast.Constant) and n.value.value is None] or hits
+    return hits[-1].lineno if hits else None
+
+
+def _assignments(body, name: str) -> list[ast.stmt]:
+    """Statements in ``body`` (nested blocks too, not nested functions) that bind ``name``."""
+    out, pending = [], list(body)
+    while pending:
+        node = pending.pop(0)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        targets = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+            targets = [node.target]
+        elif isinstance(node, ast.NamedExpr):
+            targets = [node.target]
+        if any(dotted_tail(t) == name or any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(t)
+                                        if not isinstance(t, (ast.Attribute, ast.Subscript)))
+               for t in targets):
+            out.append(node)
+        pending.extend(ast.iter_child_nodes(node))
+    return sorted(out, key=lambda n: n.lineno)
+
+
+def _while_loop_body(tree, location: Location) -> Location | None:
+    """The line of the body an explicit ``tf.while_loop(cond, body, ...)`` at ``location`` runs."""
+    stmt = statement_at(tree, location.line)
+    if stmt is None:
+        return None
+    for name, call in calls_in(tree, stmt):
+        if name.rsplit(".", 1)[-1] != "while_loop":
+            continue
+        body = call.args[1] if len(call.args) > 1 else next(
+            (k.value for k in call.keywords if k.arg == "body"), None)
+        if isinstance(body, ast.Lambda):
+            return Location(location.file, body.body.lineno, location.function)
+        if isinstance(body, ast.Name):
+            defs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and n.name == body.id]
+            returns = [n for d in defs[:1] for n in ast.walk(d) if isinstance(n, ast.Return)]
+            if returns:
+                return Location(location.file, returns[-1].lineno, defs[0].name)
+    return None
