@@ -29,7 +29,6 @@ Example::
 from __future__ import annotations
 
 import dataclasses
-import linecache
 import logging
 
 from . import _frames, recipebook
