@@ -118,8 +118,15 @@ class _Face(types.ModuleType):
                 value.__name__ == f"{__name__}.{name}" and hasattr(value, name):
             value = getattr(value, name)
         super().__setattr__(name, value)
-        if name in _RUNTIME_MODULES:
+        if name in _RUNTIME_MODULES and not _importing():
             _complete()
+
+
+def _importing() -> bool:
+    """Is a tfdebug module still being imported? (Then the face completes when it is done:
+    Python sets the package attribute of each submodule after running it.)"""
+    return any(getattr(getattr(module, "__spec__", None), "_initializing", False)
+               for key, module in list(sys.modules.items()) if key.startswith(__name__ + "."))
 
 
 sys.modules[__name__].__class__ = _Face
