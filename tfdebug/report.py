@@ -106,9 +106,28 @@ def build(script: str, status: str, diagnostics: list[Finding], traces: list[dic
 
 
 def write(path: str, report: dict) -> None:
-    """Write ``report`` to ``path`` atomically (a reader never sees half a file)."""
-    tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(report, fh, indent=2, default=str)
-        fh.write("\n")
-    os.replace(tmp, path)
+    """Write ``report`` to ``path`` atomically: a temporary file in the same folder, then
+    ``os.replace``. A reader, a crash or a kill mid-write never sees half a file, and a
+    failure leaves the previous file (if any) whole and no temporary file behind."""
+    import tempfile
+
+    folder, name = os.path.split(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(report, fh, indent=2, default=str)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; a report is not
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
