@@ -12,7 +12,28 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import logging
 import threading
+
+log = logging.getLogger("tfdebug")
+
+
+def run_all(*steps) -> None:
+    """Call every step, even when one fails (a restore must never stop half-way), then
+    raise the first failure.
+
+    Example::
+
+        run_all(lambda: tracing.unsubscribe(hook), lambda: _tf.remove_tensor_format_hook(fmt))
+    """
+    failure = None
+    for step in steps:
+        try:
+            step()
+        except BaseException as exc:  # noqa: BLE001 - raised after the other steps ran
+            failure = failure or exc
+    if failure is not None:
+        raise failure
 
 
 class Scope:
@@ -21,7 +42,10 @@ class Scope:
     ``_enter`` returns the token that ``_exit`` gets back, and the value of ``with ... as``
     is ``self`` unless a subclass overrides ``__enter__``. One object may be entered again
     while active (nesting); each ``__exit__`` closes the most recent entry of that object
-    on the current thread.
+    on the current thread. ``_enter`` undoes what it did when it fails part-way; ``_exit``
+    may return an exception to raise in place of ``exc`` (explain's StagingError swap).
+    When ``_exit`` itself fails while the user's exception is on its way out, the user's
+    exception wins and the failure is logged as a warning.
     """
 
     def _enter(self):  # pragma: no cover - abstract
@@ -45,10 +69,20 @@ class Scope:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> bool:
+        __tracebackhide__ = True
         tokens = self._tokens()
         if not tokens:
             raise RuntimeError(f"{type(self).__name__} exited more often than it was entered")
-        self._exit(tokens.pop(), exc)
+        try:
+            replacement = self._exit(tokens.pop(), exc)
+        except Exception as failure:
+            if exc is None or failure is exc:
+                raise
+            log.warning("tfdebug: %s could not restore everything while %s propagated: %s: %s",
+                        type(self).__name__, type(exc).__name__, type(failure).__name__, failure)
+            return False  # the user's exception, not tfdebug's
+        if replacement is not None and replacement is not exc:
+            raise replacement
         return False  # never swallow the user's exception
 
     # -- decorator --------------------------------------------------------------------

@@ -121,6 +121,11 @@ _hook_lock = threading.Lock()
 _original_create = None
 
 
+class HookRefusal(Exception):
+    """Raised around a trace by tfdebug on purpose (``trace_logger(max_traces=...)``,
+    ``side_effect_guard(action="raise")``): it reaches the user, never absorbed."""
+
+
 def trace_hook_available() -> bool:
     return _tracing_module() is not None
 
@@ -148,9 +153,19 @@ def install_trace_hook(around_trace) -> bool:
         original = module._create_concrete_function
 
         def _create_concrete_function(function_type, type_context, func_graph, tracing_options):
+            traced = []
+
             def trace_call():
+                traced.append(True)
                 return original(function_type, type_context, func_graph, tracing_options)
-            return around_trace(trace_call, function_type, tracing_options)
+            try:
+                return around_trace(trace_call, function_type, tracing_options)
+            except Exception as exc:
+                if traced or isinstance(exc, HookRefusal):
+                    raise  # the trace's own error, or tfdebug refusing it on purpose
+                # a tfdebug bug before the trace began: trace as if tfdebug were not there
+                log.debug("tfdebug: the trace hook failed; tracing without it", exc_info=True)
+                return original(function_type, type_context, func_graph, tracing_options)
 
         _create_concrete_function.__wrapped__ = original
         module._create_concrete_function = _create_concrete_function

@@ -26,7 +26,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="on an uncaught error, re-run the failing tf.function call eagerly "
                           "with the same inputs and open pdb at the offending user line")
     run.add_argument("script", help="the Python script to run")
-    run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
+    script_args = run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
+    script_args.required = False  # a missing SCRIPT is the only thing to report
 
     sub.add_parser("doctor", help="show versions, devices, flags and which hooks work")
 
@@ -121,7 +122,13 @@ def _needs_tensorflow(command, args) -> int:
 def _doctor(args) -> int:
     from .doctor import render
 
-    print(render())
+    try:
+        print(render())
+    except ModuleNotFoundError:
+        raise  # no TensorFlow: _needs_tensorflow names the extra to install
+    except Exception as exc:  # noqa: BLE001 - one line, never a traceback
+        print(f"tfdebug: error: doctor failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -167,6 +174,10 @@ def _explain(args) -> int:
     from . import recipebook, render
 
     query = " ".join(args.query).strip()
+    if not query:
+        print("tfdebug: error: explain needs a recipe id (e.g. TFD101) or the text of an error; "
+              "got only blanks", file=sys.stderr)
+        return 2
     color = render.use_color(sys.stdout)
     if recipebook.ID_PATTERN.fullmatch(query.upper()):
         try:

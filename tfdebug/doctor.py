@@ -6,39 +6,61 @@ import sys
 
 
 def facts() -> list[tuple[str, str]]:
-    """(name, value) rows: versions, devices, flags, and whether each hook works."""
+    """(name, value) rows: versions, devices, flags, and whether each hook works.
+
+    Each row is read on its own: one that fails says why ("unavailable (Error: ...)") and
+    the others are still shown.
+    """
     import tensorflow as tf
 
     from . import _tf
     from ._version import __version__
 
-    try:
+    def keras_version():
         import keras
-        keras_version = keras.__version__
-    except Exception as exc:  # noqa: BLE001 - doctor reports, never crashes
-        keras_version = f"unavailable ({type(exc).__name__})"
-    devices = ", ".join(d.name.replace("/physical_device:", "") for d in tf.config.list_physical_devices())
-    supported = "supported" if _tf.version_supported() else (
-        "NOT supported: tfdebug supports TensorFlow "
-        f"{'.'.join(map(str, _tf.SUPPORTED[0]))}-{'.'.join(map(str, _tf.SUPPORTED[1]))}")
-    return [
-        ("tfdebug", __version__),
-        ("python", f"{platform.python_version()} ({sys.executable})"),
-        ("tensorflow", f"{tf.__version__} ({supported})"),
+        return keras.__version__
+
+    def devices():
+        names = [d.name.replace("/physical_device:", "") for d in tf.config.list_physical_devices()]
+        return ", ".join(names) or "none"
+
+    def tensorflow():
+        supported = "supported" if _tf.version_supported() else (
+            "NOT supported: tfdebug supports TensorFlow "
+            f"{'.'.join(map(str, _tf.SUPPORTED[0]))}-{'.'.join(map(str, _tf.SUPPORTED[1]))}")
+        return f"{tf.__version__} ({supported})"
+
+    rows = [
+        ("tfdebug", lambda: __version__),
+        ("python", lambda: f"{platform.python_version()} ({sys.executable})"),
+        ("tensorflow", tensorflow),
         ("keras", keras_version),
-        ("devices", devices or "none"),
-        ("functions run eagerly", str(_tf.functions_run_eagerly())),
-        ("tf.data debug mode", str(_tf.data_debug_mode())),
-        ("trace hook", _probe(_trace_hook_works)),
-        ("tf.data debug switch scoped", _probe(_tf.data_debug_mode_scopable)),
+        ("devices", devices),
+        ("functions run eagerly", lambda: str(_tf.functions_run_eagerly())),
+        ("tf.data debug mode", lambda: str(_tf.data_debug_mode())),
+        ("trace hook", lambda: _probe(_trace_hook_works)),
+        ("tf.data debug switch scoped", lambda: _probe(_tf.data_debug_mode_scopable)),
     ]
+    return [(name, _read(value)) for name, value in rows]
+
+
+def _read(value) -> str:
+    try:
+        return value()
+    except Exception as exc:  # noqa: BLE001 - doctor reports, never crashes
+        return f"unavailable ({_one_line(exc)})"
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:200]}" if text else type(exc).__name__
 
 
 def _probe(check) -> str:
     try:
         return "works" if check() else "unavailable"
     except Exception as exc:  # noqa: BLE001
-        return f"broken ({type(exc).__name__}: {exc})"
+        return f"broken ({_one_line(exc)})"
 
 
 def _trace_hook_works() -> bool:

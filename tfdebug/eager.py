@@ -12,7 +12,7 @@ import threading
 import warnings
 
 from . import _tf
-from ._scope import Scope
+from ._scope import Scope, run_all
 
 _lock = threading.Lock()
 _stack: list[tuple[object, bool]] = []   # (token, eager?) in entry order
@@ -55,24 +55,36 @@ class eager(Scope):
         if self.data:
             data_before = _tf.data_debug_mode()
             _tf.set_data_debug_mode(True)  # raises a clear error inside a trace
-            if not _tf.data_debug_mode_scopable():
+        try:
+            if self.data and not _tf.data_debug_mode_scopable():
                 warnings.warn("eager(data=True): tf.data debug mode stays on after the scope "
                               "on this TensorFlow version.", RuntimeWarning, stacklevel=3)
-        token = object()
-        with _lock:
-            if not _stack:
-                _base[:] = [_tf.functions_run_eagerly()]
-            _stack.append((token, self.enabled))
-            _tf.set_functions_run_eagerly(self.enabled)
+            token = object()
+            with _lock:
+                if not _stack:
+                    _base[:] = [_tf.functions_run_eagerly()]
+                _tf.set_functions_run_eagerly(self.enabled)
+                _stack.append((token, self.enabled))
+        except BaseException:
+            if data_before is not None:
+                _restore_data(data_before)
+            raise
         return token, data_before
 
     def _exit(self, state, exc) -> None:
         token, data_before = state
-        with _lock:
-            _stack[:] = [entry for entry in _stack if entry[0] is not token]
-            _tf.set_functions_run_eagerly(_stack[-1][1] if _stack else _base[0])
-        if data_before is not None and _tf.data_debug_mode_scopable():
-            _tf.set_data_debug_mode(data_before)
+
+        def flag():
+            with _lock:
+                _stack[:] = [entry for entry in _stack if entry[0] is not token]
+                _tf.set_functions_run_eagerly(_stack[-1][1] if _stack else _base[0])
+
+        run_all(flag, lambda: _restore_data(data_before) if data_before is not None else None)
+
+
+def _restore_data(value: bool) -> None:
+    if _tf.data_debug_mode_scopable():
+        _tf.set_data_debug_mode(value)
 
 
 eager_mode = eager

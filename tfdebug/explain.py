@@ -43,6 +43,14 @@ def _has_note(exc: BaseException) -> bool:
     return isinstance(notes, list) and any(isinstance(n, str) and n.startswith(_NOTE_PREFIX) for n in notes)
 
 
+def _takes_notes(exc: BaseException) -> bool:
+    """False when ``__notes__`` is set to something other than a list: add_note refuses it."""
+    try:
+        return isinstance(exc.__dict__.get("__notes__", []), list)
+    except Exception:  # noqa: BLE001
+        return False
+
+
 def _staged_original(exc: BaseException) -> BaseException | None:
     """The user's own exception that AutoGraph replaced with StagingError, or None."""
     try:
@@ -72,7 +80,7 @@ def annotate(exc: BaseException):
         if original is not None:
             target = original
         diagnosis = diagnose(exc) or (diagnose(original) if original is not None else None)
-        if _has_note(target):
+        if _has_note(target) or not _takes_notes(target):
             return target, diagnosis
         if diagnosis is not None:
             target.add_note(diagnosis.note())
@@ -112,8 +120,7 @@ class explain(Scope):  # noqa: N801 - used like a function: ``with tfdebug.expla
         if exc is None or not isinstance(exc, Exception):
             return
         target, _ = annotate(exc)
-        if target is not exc:
-            raise target  # the user's own exception, not AutoGraph's StagingError
+        return target  # the user's own exception where AutoGraph raised StagingError
 
 
 # -- global hooks ----------------------------------------------------------------------------

@@ -22,7 +22,7 @@ import sys
 import threading
 
 from . import _frames, _tf
-from ._scope import Scope
+from ._scope import Scope, run_all
 
 log = logging.getLogger("tfdebug")
 
@@ -79,25 +79,39 @@ class print_to_tfprint(Scope):
     """
 
     def _enter(self):
-        global _depth
-        with _lock:
-            _depth += 1
-            if _depth == 1:
-                builtins.print = _print
-                _tf.add_tensor_format_hook(_on_format)
-        _tf.redirect_trace_caches()
+        _acquire()
+        try:
+            _tf.redirect_trace_caches()
+        except BaseException:
+            _release()
+            raise
         return None
 
     def _exit(self, token, exc) -> None:
-        global _depth
-        _tf.restore_trace_caches()
-        with _lock:
-            _depth -= 1
-            if _depth == 0:
-                if builtins.print is _print:
-                    builtins.print = _real_print
-                _tf.remove_tensor_format_hook(_on_format)
-                _markers.clear()
+        run_all(_tf.restore_trace_caches, _release)
+
+
+def _acquire() -> None:
+    """The first open scope hooks tensor formatting and ``print`` (the hook first: if it
+    fails, nothing has changed)."""
+    global _depth
+    with _lock:
+        if _depth == 0:
+            _tf.add_tensor_format_hook(_on_format)
+            builtins.print = _print
+        _depth += 1
+
+
+def _release() -> None:
+    """The last scope to close puts ``print`` back, then the tensor formatting."""
+    global _depth
+    with _lock:
+        _depth -= 1
+        if _depth == 0:
+            if builtins.print is _print:
+                builtins.print = _real_print
+            _markers.clear()
+            _tf.remove_tensor_format_hook(_on_format)
 
 
 def active() -> bool:

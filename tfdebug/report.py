@@ -267,14 +267,30 @@ def write_html(path: str, report: dict) -> str:
 
 
 def _write_text(path: str, text: str) -> None:
-    tmp = f"{path}.{os.getpid()}.tmp"
+    """Write ``text`` to ``path`` atomically: a temporary file in the same folder, then
+    ``os.replace``. A reader, a crash or a kill mid-write never sees half a file, and a
+    failure leaves the previous file (if any) whole and no temporary file behind."""
+    import tempfile
+
+    folder, name = os.path.split(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
     try:
-        with open(tmp, "w", encoding="utf-8") as fh:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; a report is not
         os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
+    except BaseException:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def load(path: str) -> Report:

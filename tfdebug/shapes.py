@@ -24,7 +24,7 @@ import numpy as np
 import tensorflow as tf
 
 from . import _tf, recipebook, report, tracing
-from ._scope import Scope
+from ._scope import Scope, run_all
 
 log = logging.getLogger("tfdebug")
 
@@ -119,24 +119,32 @@ class shape_probe(Scope):
         with _active_lock:
             _active = _active + (self,)
             self._open += 1
-        tracing.subscribe(self._on_trace)
-        hooked = self.layers and _tf.install_layer_call_hook(_before_layer, _after_layer)
+        try:
+            tracing.subscribe(self._on_trace)
+            try:
+                hooked = self.layers and _tf.install_layer_call_hook(_before_layer, _after_layer)
+            except BaseException:
+                tracing.unsubscribe(self._on_trace)
+                raise
+        except BaseException:
+            self._deactivate()
+            raise
         return token, hooked
 
-    def _exit(self, state, exc) -> None:
+    def _deactivate(self) -> None:
         global _active
-        _token, hooked = state
-        if hooked:
-            _tf.uninstall_layer_call_hook()
-        tracing.unsubscribe(self._on_trace)
         with _active_lock:
             items = list(_active)
             if self in items:
                 items.remove(self)
             _active = tuple(items)
             self._open -= 1
-            still_open = self._open > 0
-        if still_open:
+
+    def _exit(self, state, exc) -> None:
+        _token, hooked = state
+        run_all(_tf.uninstall_layer_call_hook if hooked else (lambda: None),
+                lambda: tracing.unsubscribe(self._on_trace), self._deactivate)
+        if self._open > 0:
             return
         self._evict()
         try:

@@ -16,7 +16,7 @@ import threading
 import warnings
 
 from . import _effects, _frames, _tf, recipebook, report, tracing
-from ._scope import Scope
+from ._scope import Scope, run_all
 
 log = logging.getLogger("tfdebug")
 
@@ -99,12 +99,16 @@ class side_effect_guard(Scope):
     def _enter(self):
         state = _State(self)
         _tf.add_tensor_format_hook(state.on_format, observe_only=True)
-        tracing.subscribe(state.on_trace)
+        try:
+            tracing.subscribe(state.on_trace)
+        except BaseException:
+            _tf.remove_tensor_format_hook(state.on_format)
+            raise
         return state
 
     def _exit(self, state, exc) -> None:
-        tracing.unsubscribe(state.on_trace)
-        _tf.remove_tensor_format_hook(state.on_format)
+        run_all(lambda: tracing.unsubscribe(state.on_trace),
+                lambda: _tf.remove_tensor_format_hook(state.on_format))
 
     # -- reporting ----------------------------------------------------------------------
 

@@ -34,7 +34,7 @@ import warnings
 import weakref
 
 from . import _captures, _frames, _signatures, _tf, report, tracing
-from ._scope import Scope
+from ._scope import Scope, run_all
 from ._signatures import Reason
 
 log = logging.getLogger("tfdebug")
@@ -190,7 +190,12 @@ class TraceLogger(Scope):
             self._state.entries += 1
             first = self._state.entries == 1
         if first:
-            tracing.subscribe(self._on_trace)
+            try:
+                tracing.subscribe(self._on_trace)
+            except BaseException:
+                with self._state.lock:
+                    self._state.entries -= 1
+                raise
         return first
 
     def _exit(self, token, exc) -> None:
@@ -198,8 +203,7 @@ class TraceLogger(Scope):
             self._state.entries -= 1
             last = self._state.entries == 0
         if last:
-            tracing.unsubscribe(self._on_trace)
-            self._check_stale(None)
+            run_all(lambda: tracing.unsubscribe(self._on_trace), lambda: self._check_stale(None))
 
     # -- the subscriber: runs around each trace ------------------------------------------
 

@@ -51,9 +51,10 @@ def subscribe(subscriber: Callable) -> None:
     """Add ``subscriber``; installs the trace hook on the first one."""
     global _subscribers
     with _lock:
-        _subscribers = _subscribers + (subscriber,)
-        if len(_subscribers) == 1:
+        subscribers = _subscribers + (subscriber,)
+        if len(subscribers) == 1:  # the hook first: if it fails, nothing has changed
             _tf.install_trace_hook(_around_trace)
+        _subscribers = subscribers
 
 
 def unsubscribe(subscriber: Callable) -> None:
@@ -114,7 +115,7 @@ def _around_trace(trace_call, function_type, tracing_options):
             _local.depth = trace.depth
 
 
-class SubscriberError(Exception):
+class SubscriberError(_tf.HookRefusal):
     """Base for errors a subscriber raises on purpose; they reach the user.
 
     Example: ``trace_logger(max_traces=N)`` and ``side_effect_guard(action="raise")``.
