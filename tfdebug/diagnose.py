@@ -92,6 +92,11 @@ class Diagnosis:
         from . import render
         return render.diagnosis_text(self, color=False)
 
+    def _repr_html_(self) -> str:
+        """Jupyter shows the diagnosis rendered (recipe, marked source line, cause, fix)."""
+        from . import render
+        return render.diagnosis_html(self)
+
 
 # -- layer (b): the construct at the line, as the linter sees it ---------------------------
 

@@ -62,7 +62,6 @@ class _Extension:
         self.logger = None               # the session's trace_logger()
         self.explainer = False           # whether the explainer's hook was installed
         self.last_failure = None         # (raw cell, exception) of the last failing cell
-        self.html_formatter = None       # (formatter, what it showed Diagnosis with before)
 
     # -- load / unload ----------------------------------------------------------------
 
@@ -82,32 +81,6 @@ class _Extension:
             log.debug("tfdebug: could not start the session's trace logger", exc_info=True)
         self.shell.register_magics(_magics_class()(self.shell, self))
         self.shell.events.register("post_run_cell", self._post_run_cell)
-        self._register_html()
-
-    def _register_html(self) -> None:
-        """Jupyter shows a Diagnosis rendered (IPython's formatter registry: no class change)."""
-        try:
-            from .diagnose import Diagnosis
-            from .render import diagnosis_html
-
-            formatter = self.shell.display_formatter.formatters["text/html"]
-            self.html_formatter = (formatter, formatter.for_type(Diagnosis, diagnosis_html))
-        except Exception:  # noqa: BLE001 - plain text still works
-            log.debug("tfdebug: could not register the HTML diagnosis formatter", exc_info=True)
-
-    def _unregister_html(self) -> None:
-        if self.html_formatter is None:
-            return
-        from .diagnose import Diagnosis
-
-        formatter, previous = self.html_formatter
-        self.html_formatter = None
-        try:
-            formatter.pop(Diagnosis, None)
-            if previous is not None:
-                formatter.for_type(Diagnosis, previous)
-        except Exception:  # noqa: BLE001
-            log.debug("tfdebug: could not unregister the HTML formatter", exc_info=True)
 
     def unload(self) -> None:
         try:
@@ -127,7 +100,6 @@ class _Extension:
             from .explain import uninstall
             uninstall()
             self.explainer = False
-        self._unregister_html()
         self.last_failure = None
 
     def _post_run_cell(self, result) -> None:
