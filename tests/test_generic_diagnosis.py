@@ -14,6 +14,7 @@ import tensorflow as tf
 
 from conftest import ROOT, run_cases, run_tfdebug
 
+from tfdebug import lint
 diagnose_module = importlib.import_module("tfdebug.diagnose")
 diagnose = diagnose_module.diagnose
 GRAPH_CASES = sorted(os.path.join(ROOT, "tests", "cases_graph", f)
@@ -135,11 +136,11 @@ def test_construct_at_the_line_decides_when_the_message_is_unknown():
 @pytest.mark.smoke
 def test_findings_at_asks_the_linter_about_one_line():
     line = _line(_numpy, "<- numpy")
-    assert "TFD140" in [f.code for f in diagnose_module.findings_at(__file__, line)]
-    assert diagnose_module.findings_at(__file__, line + 1) == [] or all(
-        f.line == line + 1 for f in diagnose_module.findings_at(__file__, line + 1))
-    assert diagnose_module.findings_at("/no/such/file.py", 3) == []
-    assert diagnose_module.findings_at(None, None) == []
+    assert "TFD140" in [f.code for f in lint.findings_at(__file__, line)]
+    assert lint.findings_at(__file__, line + 1) == [] or all(
+        f.line == line + 1 for f in lint.findings_at(__file__, line + 1))
+    assert lint.findings_at("/no/such/file.py", 3) == []
+    assert lint.findings_at(None, None) == []
 
 
 @pytest.mark.smoke
