@@ -19,8 +19,6 @@ NEEDS_MATCHER = {
                                         "matcher blames the call of the jit_compile function",
     "c12_map_returns_python_object.py": "the cause is the map function's return line; the "
                                         "matcher blames the Dataset.map call",
-    "c13_function_appends_to_list_argument.py": "TensorFlow names the modified parameter; the "
-                                                "matcher blames the call, not the line mutating it",
 }
 
 

@@ -176,3 +176,19 @@ def test_generic_diagnosis_in_the_json_report(tmp_path):
     (first, *_) = json.loads(report.read_text())["diagnostics"]
     assert first["generic"] is True and first["recipe"] is None and first["line"] == 6
     assert "tfdebug generic graph-mode-error: no recipe explains this ValueError" in proc.stderr
+
+
+@tf.function
+def _fill_cache(x, cache):
+    y = x * 2
+    cache["doubled"] = y  # <- mutated argument
+    return y
+
+
+@pytest.mark.smoke
+def test_an_argument_tensorflow_names_as_modified_is_blamed_where_it_is_changed():
+    # func_graph names the parameter; the cause is the item assignment, not the call
+    exc = _raise(_fill_cache, tf.constant(1.0), {})
+    d = diagnose(exc)
+    assert d is not None and d.category == "trace-time-side-effect"
+    assert d.line == _line(_fill_cache, "<- mutated argument")

@@ -13,8 +13,9 @@ import re
 
 from ._extract import Location, is_user, keras_call_tf_function
 from ._source import (calls_in, constructor_binding, dotted_tail, enclosing_function, first_call,
-                      inside_loop, line_nodes, module_tree, parents_of, statement_at)
-from ._vocab import PY_FUNCTION_LEAVES
+                      inside_loop, line_nodes, module_tree, parents_of, source_index,
+                      statement_at)
+from ._vocab import MUTATORS, PY_FUNCTION_LEAVES
 
 _NAMED_FUNCTION = re.compile(r"<function ([\w.<>]+) at 0x[0-9a-f]+>")
 
@@ -199,6 +200,10 @@ _NAMED_VARIABLE = [
 ]
 # tf.while_loop's own check (ops/while_v2.py): the body returns a loop variable changed.
 _WHILE_BODY_CHANGES = re.compile(r"enters the loop with (?:shape|type) .* after (?:one|1) iteration")
+# func_graph's check after tracing: the function changed a list/dict argument in place.
+_MODIFIED_ARGUMENTS = re.compile(
+    r"([\w.]+)\(.*?\) should not modify its Python input arguments.*?"
+    r"The following parameter\(s\) were modified: ([\w, ]+)", re.S)
 _COMPOUND = {"loop": (ast.For, ast.While, ast.AsyncFor), "before-loop": (ast.For, ast.While, ast.AsyncFor),
              "branch": (ast.If,)}
 
@@ -218,6 +223,10 @@ def cause_of_named(messages, location: Location | None) -> Location | None:
         head = message[:20000]
         if _WHILE_BODY_CHANGES.search(head):
             return _while_loop_body(tree, location)
+        modified = _MODIFIED_ARGUMENTS.search(head)
+        if modified:
+            names = {n.strip() for n in modified.group(2).split(",") if n.strip()}
+            return _mutation_of(tree, location.file, modified.group(1).rsplit(".", 1)[-1], names)
         for pattern, where, branch in _NAMED_VARIABLE:
             match = pattern.search(head)
             if match is None:
@@ -306,4 +315,26 @@ def _while_loop_body(tree, location: Location) -> Location | None:
             returns = [n for d in defs[:1] for n in ast.walk(d) if isinstance(n, ast.Return)]
             if returns:
                 return Location(location.file, returns[-1].lineno, defs[0].name)
+    return None
+
+
+def _mutation_of(tree, file: str, function: str, names: set[str]) -> Location | None:
+    """The first statement of def ``function`` that changes one of ``names`` in place
+    (``names.append(...)``, ``names[k] = ...``, ``del names[k]``)."""
+    for node in source_index(tree).functions:
+        if getattr(node, "name", None) != function:
+            continue
+        hits = []
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) \
+                    and sub.func.attr in MUTATORS and isinstance(sub.func.value, ast.Name) \
+                    and sub.func.value.id in names:
+                hits.append(sub)
+            targets = sub.targets if isinstance(sub, (ast.Assign, ast.Delete)) else \
+                [sub.target] if isinstance(sub, ast.AugAssign) else []
+            if any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
+                   and t.value.id in names for t in targets):
+                hits.append(sub)
+        if hits:
+            return Location(file, min(h.lineno for h in hits), function)
     return None
