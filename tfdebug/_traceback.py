@@ -108,6 +108,27 @@ def stack_lines(tb, maps=()) -> list[str]:
     return lines
 
 
+_LIBRARY_MARKS = (f"{os.sep}tensorflow{os.sep}", f"{os.sep}keras{os.sep}", "__autograph_generated_file")
+
+
+def involves_tensorflow(exc: BaseException) -> bool:
+    """Whether a frame of ``exc`` or its chain is TensorFlow's, Keras' or AutoGraph's (else
+    python's own traceback is already the user's code, and is printed as python prints it)."""
+    seen, pending = set(), [exc]
+    while pending and len(seen) < _CHAIN_LIMIT:
+        error = pending.pop()
+        if error is None or id(error) in seen:
+            continue
+        seen.add(id(error))
+        tb = error.__traceback__
+        while tb is not None:
+            if any(mark in tb.tb_frame.f_code.co_filename for mark in _LIBRARY_MARKS):
+                return True
+            tb = tb.tb_next
+        pending += [error.__cause__, error.__context__]
+    return False
+
+
 def format_exception(exc: BaseException) -> str:
     """The traceback of ``exc`` and its chain as text (see the module docstring)."""
     try:
@@ -132,4 +153,4 @@ def format_exception(exc: BaseException) -> str:
         return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
 
 
-__all__ = ["format_exception", "source_maps", "stack_lines"]
+__all__ = ["format_exception", "involves_tensorflow", "source_maps", "stack_lines"]

@@ -330,9 +330,9 @@ def _print_uncaught(exc: BaseException) -> None:
     ``TFDEBUG=off``, with AutoGraph's frames as the user's code, library frames folded)."""
     from .explain import disabled
 
-    if not disabled():
-        from ._traceback import format_exception
+    from ._traceback import format_exception, involves_tensorflow
 
+    if not disabled() and involves_tensorflow(exc):
         _print_traceback_text(format_exception(exc))
         return
     report_ = traceback.TracebackException.from_exception(exc)

@@ -4,6 +4,7 @@
 # expect: error
 # raises on TF 2.21: ValueError
 # line: 18
+# also: 16
 # fix: The loop variable grows each iteration; pass shape_invariants with a None dimension.
 
 

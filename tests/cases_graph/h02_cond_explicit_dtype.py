@@ -1,4 +1,4 @@
-# category: generic:branch-mismatch
+# category: branch-mismatch
 # line: 7
 import tensorflow as tf
 

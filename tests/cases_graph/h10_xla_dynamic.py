@@ -1,4 +1,4 @@
-# category: generic:-
+# category: unsupported-syntax
 # line: 9
 import tensorflow as tf
 
