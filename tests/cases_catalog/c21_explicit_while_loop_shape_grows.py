@@ -7,7 +7,6 @@
 # also: 16
 # fix: The loop variable grows each iteration; pass shape_invariants with a None dimension.
 
-
 import tensorflow as tf
 
 
