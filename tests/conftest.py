@@ -94,6 +94,17 @@ def case_files(*expects):
                   key=os.path.basename)
 
 
+def selected_cases(request, cases):
+    """The ``cases`` this run's selected tests of the requesting module ask for, in order.
+
+    A module-scoped fixture that runs every case would run all of them even under ``-k`` on
+    one; this keeps the batch to what was collected and not deselected.
+    """
+    wanted = {item.callspec.params.get("case") for item in request.session.items
+              if item.module is request.module and hasattr(item, "callspec")}
+    return [case for case in cases if case in wanted]
+
+
 def run_cases(cases, folder):
     """{case: (CompletedProcess, report dict)} of `tfdebug run --report` on each, 3 at a time."""
     import concurrent.futures

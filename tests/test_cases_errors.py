@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from conftest import case_files, case_header, run_cases
+from conftest import case_files, case_header, run_cases, selected_cases
 
 CASE_FILES = case_files("error", "none")
 
@@ -28,8 +28,8 @@ def _param(case):
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    return run_cases(CASE_FILES, str(tmp_path_factory.mktemp("reports")))
+def results(request, tmp_path_factory):
+    return run_cases(selected_cases(request, CASE_FILES), str(tmp_path_factory.mktemp("reports")))
 
 
 @pytest.mark.parametrize("case", [_param(c) for c in CASE_FILES], ids=os.path.basename)

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from conftest import case_files, case_header, run_cases
+from conftest import case_files, case_header, run_cases, selected_cases
 
 # Cases no general rule gets right yet: {file name: reason}. Strict, so a fix shows up.
 KNOWN_FAILURES: dict[str, str] = {}
@@ -17,8 +17,8 @@ CASE_FILES = case_files("warning", "clean")
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    return run_cases(CASE_FILES, str(tmp_path_factory.mktemp("reports")))
+def results(request, tmp_path_factory):
+    return run_cases(selected_cases(request, CASE_FILES), str(tmp_path_factory.mktemp("reports")))
 
 
 def _param(case):

@@ -12,7 +12,7 @@ import os
 import pytest
 import tensorflow as tf
 
-from conftest import ROOT, run_cases, run_tfdebug
+from conftest import ROOT, run_cases, run_tfdebug, selected_cases
 
 from tfdebug import lint
 diagnose_module = importlib.import_module("tfdebug.diagnose")
@@ -34,8 +34,8 @@ def _header(path):
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    return run_cases(GRAPH_CASES, str(tmp_path_factory.mktemp("graph-reports")))
+def results(request, tmp_path_factory):
+    return run_cases(selected_cases(request, GRAPH_CASES), str(tmp_path_factory.mktemp("graph-reports")))
 
 
 @pytest.mark.parametrize("case", GRAPH_CASES, ids=os.path.basename)
