@@ -80,6 +80,9 @@ FIXED = {
     "keras2-converts-call",         # tf_keras, or a package that demands Keras 2
     "dataset-element-structure",    # a tf.data parameter can be a tuple
     "rebound-before-read",          # no cond output when rebound before any read
+    "loop-object-closure",          # a tf.function per loop object (layer, model) on purpose
+    "weightless-keras-class",       # @tf.function on call of a class with no weights
+    "multi-output-op",              # unpacking an op that returns a tuple (linalg.normalize)
     "container-local-to-trace",     # a container the traced function makes itself
     "eager-only-branch",            # `if ... and tf.executing_eagerly():` never traces
 }

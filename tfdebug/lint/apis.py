@@ -53,7 +53,12 @@ _MULTI_OUTPUT = {"moments", "weighted_moments", "top_k", "eigh", "eig", "qr", "s
                  "eigvals", "combined_non_max_suppression", "non_max_suppression_padded",
                  "unicode_decode_with_offsets", "sample_distorted_bounding_box", "while_loop",
                  "cond", "map_fn", "scan", "switch_case", "case", "custom_gradient", "divmod",
-                 "frexp", "modf", "sort_with_indices", "polar", "cholesky_inverse"}
+                 "frexp", "modf", "sort_with_indices", "polar", "cholesky_inverse", "normalize",
+                 "non_max_suppression_with_scores", "ctc_unique_labels", "decode_wav",
+                 "fixed_unigram_candidate_sampler", "uniform_candidate_sampler",
+                 "log_uniform_candidate_sampler", "learned_unigram_candidate_sampler",
+                 "all_candidate_sampler", "shape_n", "unicode_split_with_offsets",
+                 "approx_max_k", "approx_min_k"}
 
 
 _KERAS_OPS_MODULES = {"numpy", "nn", "math", "linalg", "image"}

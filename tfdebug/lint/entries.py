@@ -90,7 +90,7 @@ def _find_entries(mod: _Module) -> None:
         converted = keras is not None and _is_keras2_class(mod, cls, keras2)
         if ctx is not None:
             if keras and node.name == "call" and not converted:
-                creation.keras_call_decorated(mod, node)
+                creation.keras_call_decorated(mod, node, cls)
             params = {}
             if any(isinstance(d, ast.Call) and any(kw.arg == "input_signature" for kw in d.keywords)
                    for d in node.decorator_list):

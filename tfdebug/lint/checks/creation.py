@@ -28,12 +28,43 @@ def keras_object_in_body(w, node, name, args_kinds):
                      "trace; build it once outside")
 
 
-def keras_call_decorated(mod, node) -> None:
-    """``@tf.function`` on a Keras ``call`` (reported where entries are found)."""
+def keras_call_decorated(mod, node, cls) -> None:
+    """``@tf.function`` on a Keras ``call`` (reported where entries are found).
+
+    The harm is weights built inside a separate graph, so a class that has none (a
+    weightless augmentation layer, a model wrapping a non-Keras op) is left alone.
+    """
     dec = next(d for d in node.decorator_list if mod.is_tf_function(d))
+    if not (_makes_weights(mod, cls) or _calls_held_object(cls, node)):
+        return
     mod.report("keras-call-tf-function", dec, "`@tf.function` on a Keras `call`: "
                "Keras already compiles the step; remove the decorator (use "
                "jit_compile= or run_eagerly= on compile)")
+
+
+def _makes_weights(mod, cls) -> bool:
+    """Does class ``cls`` build Keras layers, models or variables anywhere in its body?"""
+    for call in ast.walk(cls):
+        if not isinstance(call, ast.Call):
+            continue
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "add_weight":
+            return True
+        name = mod.resolve(call.func) or ""
+        leaf = name.rsplit(".", 1)[-1]
+        if name == "tensorflow.Variable" or (leaf[:1].isupper() and (
+                name.startswith(KERAS_CONSTRUCTOR_MODULES + ("keras.applications.",))
+                or name in ("keras.Sequential", "keras.Model"))):
+            return True
+    return False
+
+
+def _calls_held_object(cls, func) -> bool:
+    """Does ``func`` call an object the instance holds (``self.cell(x)``, a layer passed in),
+    rather than one of the class's own methods?"""
+    methods = {s.name for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+               and isinstance(n.func.value, ast.Name) and n.func.value.id == "self"
+               and n.func.attr not in methods for n in ast.walk(func))
 
 
 def is_model(w, node) -> bool:

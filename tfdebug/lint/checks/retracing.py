@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from ..._source import called_not_kept, mentions_name, own_statements
+from ..._source import (assigned_names, called_not_kept, locally_bound, mentions_name,
+                        own_statements)
 from ..apis import _NAMED_SHAPE_CTORS, _literal_dtype
 from ..values import SCALAR
 
@@ -80,12 +81,34 @@ def host_call(w, node, target):
                     return
 
 
+def _closes_over_loop_object(w, func, loop) -> bool:
+    """Does ``func`` read a name the loop binds anew each iteration to an object (``layer =
+    aug()``, ``for model in models``)? Then each iteration needs its own trace anyway. Data
+    is not such an object (a ``range`` counter, a batch made a tensor): passing it as an
+    argument is the fix."""
+    bound = set()
+    for stmt in own_statements(loop.body):
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
+            bound |= {name for name in assigned_names(stmt)
+                      if getattr(w.env.get(name), "what", None) not in ("tensor", "tensors",
+                                                                         "scalar", "str")}
+    if isinstance(loop, (ast.For, ast.AsyncFor)) and not (
+            isinstance(loop.iter, ast.Call) and isinstance(loop.iter.func, ast.Name)
+            and loop.iter.func.id in ("range", "enumerate", "zip")):
+        bound |= {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    free = bound - locally_bound(func)
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in free
+               for stmt in func.body for n in ast.walk(stmt))
+
+
 def nested_tf_function(w, node):
     mod = w.mod
     decorated = any(mod.is_tf_function(d) for d in node.decorator_list)
     if not decorated:
         return
     if w.loops:
+        if _closes_over_loop_object(w, node, w.loops[-1][0]):
+            return  # a new function per object on purpose (one per layer, model, config)
         mod.report("tf-function-in-loop", node, "a tf.function is defined inside a loop: "
                    "each iteration makes a new function that traces again; define it once")
     elif isinstance(w.func, (ast.FunctionDef, ast.AsyncFunctionDef)) and (

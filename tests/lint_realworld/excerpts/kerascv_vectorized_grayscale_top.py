@@ -1,0 +1,56 @@
+# Excerpt (trimmed) of keras-team/keras-cv @ 94b0a551d03ee9de3d81663e2c1a680cb113f7f1: benchmarks/vectorized_grayscale.py
+# Licensed under the Apache License, Version 2.0 (Copyright the original authors);
+# kept as test data for tfdebug lint's real-world precision (tests/lint_realworld).
+
+import time
+import matplotlib.pyplot as plt
+import tensorflow as tf
+from tensorflow import keras
+from keras_cv.layers import Grayscale
+from keras_cv.layers.preprocessing.base_image_augmentation_layer import (
+    BaseImageAugmentationLayer,
+)
+
+
+for aug in [Grayscale, OldGrayscale]:
+    c = aug.__name__
+
+    layer = aug()
+
+    runtimes = []
+    print(f"Timing {c}")
+
+    for n_images in num_images:
+        # warmup
+        layer(x_train[:n_images])
+
+        t0 = time.time()
+        r1 = layer(x_train[:n_images])
+        t1 = time.time()
+        runtimes.append(t1 - t0)
+        print(f"Runtime for {c}, n_images={n_images}: {t1-t0}")
+
+    results[c] = runtimes
+
+    c = aug.__name__ + " Graph Mode"
+
+    layer = aug()
+
+    @tf.function()
+    def apply_aug(inputs):
+        return layer(inputs)
+
+    runtimes = []
+    print(f"Timing {c}")
+
+    for n_images in num_images:
+        # warmup
+        apply_aug(x_train[:n_images])
+
+        t0 = time.time()
+        r1 = apply_aug(x_train[:n_images])
+        t1 = time.time()
+        runtimes.append(t1 - t0)
+        print(f"Runtime for {c}, n_images={n_images}: {t1-t0}")
+
+    results[c] = runtimes

@@ -1,0 +1,154 @@
+# Excerpt (trimmed) of keras-team/keras-cv @ 94b0a551d03ee9de3d81663e2c1a680cb113f7f1: benchmarks/vectorized_random_flip.py
+# Licensed under the Apache License, Version 2.0 (Copyright the original authors);
+# kept as test data for tfdebug lint's real-world precision (tests/lint_realworld).
+
+import time
+import unittest
+import matplotlib.pyplot as plt
+import numpy as np
+import tensorflow as tf
+from tensorflow import keras
+from keras_cv import bounding_box
+from keras_cv.layers import RandomFlip
+from keras_cv.layers.preprocessing.base_image_augmentation_layer import (
+    BaseImageAugmentationLayer,
+)
+from keras_cv.layers.preprocessing.vectorized_base_image_augmentation_layer import (  # noqa: E501
+    BOUNDING_BOXES,
+)
+from keras_cv.layers.preprocessing.vectorized_base_image_augmentation_layer import (  # noqa: E501
+    IMAGES,
+)
+
+
+if __name__ == "__main__":
+    # Run benchmark
+    (x_train, _), _ = keras.datasets.cifar10.load_data()
+    x_train = x_train.astype(np.float32)
+
+    is_inputs_containing_bounding_boxes = False
+    num_images = [100, 200, 500, 1000]
+    results = {}
+    aug_candidates = [RandomFlip, OldRandomFlip]
+    aug_args = {
+        "mode": HORIZONTAL_AND_VERTICAL,
+        "bounding_box_format": "xyxy",
+    }
+
+    for aug in aug_candidates:
+        # Eager Mode
+        c = aug.__name__
+        layer = aug(**aug_args)
+        runtimes = []
+        print(f"Timing {c}")
+
+        for n_images in num_images:
+            inputs = {IMAGES: x_train[:n_images]}
+            if is_inputs_containing_bounding_boxes:
+                inputs.update(
+                    {
+                        BOUNDING_BOXES: {
+                            "classes": tf.zeros(shape=(n_images, 4)),
+                            "boxes": tf.zeros(shape=(n_images, 4, 4)),
+                        }
+                    }
+                )
+            # warmup
+            layer(inputs)
+
+            t0 = time.time()
+            r1 = layer(inputs)
+            t1 = time.time()
+            runtimes.append(t1 - t0)
+            print(f"Runtime for {c}, n_images={n_images}: {t1-t0}")
+        results[c] = runtimes
+
+        # Graph Mode
+        c = aug.__name__ + " Graph Mode"
+        layer = aug(**aug_args)
+
+        @tf.function()
+        def apply_aug(inputs):
+            return layer(inputs)
+
+        runtimes = []
+        print(f"Timing {c}")
+
+        for n_images in num_images:
+            inputs = {IMAGES: x_train[:n_images]}
+            if is_inputs_containing_bounding_boxes:
+                inputs.update(
+                    {
+                        BOUNDING_BOXES: {
+                            "classes": tf.zeros(shape=(n_images, 4)),
+                            "boxes": tf.zeros(shape=(n_images, 4, 4)),
+                        }
+                    }
+                )
+            # warmup
+            apply_aug(inputs)
+
+            t0 = time.time()
+            r1 = apply_aug(inputs)
+            t1 = time.time()
+            runtimes.append(t1 - t0)
+            print(f"Runtime for {c}, n_images={n_images}: {t1-t0}")
+        results[c] = runtimes
+
+        # XLA Mode
+        # OldRandomFlip fails to run on XLA
+        if aug is OldRandomFlip:
+            continue
+        c = aug.__name__ + " XLA Mode"
+        layer = aug(**aug_args)
+
+        @tf.function(jit_compile=True)
+        def apply_aug(inputs):
+            return layer(inputs)
+
+        runtimes = []
+        print(f"Timing {c}")
+
+        for n_images in num_images:
+            inputs = {IMAGES: x_train[:n_images]}
+            if is_inputs_containing_bounding_boxes:
+                inputs.update(
+                    {
+                        BOUNDING_BOXES: {
+                            "classes": tf.zeros(shape=(n_images, 4)),
+                            "boxes": tf.zeros(shape=(n_images, 4, 4)),
+                        }
+                    }
+                )
+            # warmup
+            apply_aug(inputs)
+
+            t0 = time.time()
+            r1 = apply_aug(inputs)
+            t1 = time.time()
+            runtimes.append(t1 - t0)
+            print(f"Runtime for {c}, n_images={n_images}: {t1-t0}")
+        results[c] = runtimes
+
+    plt.figure()
+    for key in results:
+        plt.plot(num_images, results[key], label=key)
+        plt.xlabel("Number images")
+
+    plt.ylabel("Runtime (seconds)")
+    plt.legend()
+    plt.savefig("comparison.png")
+
+    # So we can actually see more relevant margins
+    del results[aug_candidates[1].__name__]
+    plt.figure()
+    for key in results:
+        plt.plot(num_images, results[key], label=key)
+        plt.xlabel("Number images")
+
+    plt.ylabel("Runtime (seconds)")
+    plt.legend()
+    plt.savefig("comparison_no_old_eager.png")
+
+    # Run unit tests
+    tf.test.main()

@@ -1,0 +1,58 @@
+# Excerpt (trimmed) of keras-team/keras-cv @ 94b0a551d03ee9de3d81663e2c1a680cb113f7f1: benchmarks/vectorized_random_saturation.py
+# Licensed under the Apache License, Version 2.0 (Copyright the original authors);
+# kept as test data for tfdebug lint's real-world precision (tests/lint_realworld).
+
+import time
+import matplotlib.pyplot as plt
+import numpy as np
+import tensorflow as tf
+from tensorflow import keras
+from keras_cv.layers import RandomSaturation
+from keras_cv.layers.preprocessing.base_image_augmentation_layer import (
+    BaseImageAugmentationLayer,
+)
+from keras_cv.utils import preprocessing as preprocessing_utils
+
+
+for aug in aug_candidates:
+    c = aug.__name__
+
+    layer = aug(**aug_args)
+
+    runtimes = []
+    print(f"Timing {c}")
+
+    for n_images in num_images:
+        # warmup
+        layer(x_train[:n_images])
+
+        t0 = time.time()
+        r1 = layer(x_train[:n_images])
+        t1 = time.time()
+        runtimes.append(t1 - t0)
+        print(f"Runtime for {c}, n_images={n_images}: {t1-t0}")
+
+    results[c] = runtimes
+
+    c = aug.__name__ + " Graph Mode"
+
+    layer = aug(**aug_args)
+
+    @tf.function()
+    def apply_aug(inputs):
+        return layer(inputs)
+
+    runtimes = []
+    print(f"Timing {c}")
+
+    for n_images in num_images:
+        # warmup
+        apply_aug(x_train[:n_images])
+
+        t0 = time.time()
+        r1 = apply_aug(x_train[:n_images])
+        t1 = time.time()
+        runtimes.append(t1 - t0)
+        print(f"Runtime for {c}, n_images={n_images}: {t1-t0}")
+
+    results[c] = runtimes
