@@ -18,7 +18,7 @@ import sys
 from . import _frames
 from ._source import (assigned_names, calls_in, constructor_binding, dotted_tail,
                       enclosing_function, first_call, inside_loop, is_loop, line_nodes,
-                      module_tree, parents_of, statement_at)
+                      module_tree, parents_of, statement_at, static_shape_binding)
 from ._vocab import KERAS_LOOPS, KERAS_CONSTRUCTOR_NAME, PY_FUNCTION_LEAVES
 
 _TFDEBUG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
@@ -181,6 +181,8 @@ def _line_tags(location: Location | None) -> set[str]:
     if function is not None:
         if constructor_binding(tree, function, nodes) is not None:
             tags.add("keras-constructor")
+        if static_shape_binding(function, nodes, location.line) is not None:
+            tags.add("shape-index")
         for name, call in calls_in(tree, function):
             if name.endswith("set_seed"):
                 tags.add("set-seed")

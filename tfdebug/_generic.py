@@ -31,6 +31,9 @@ _RAISE_SITES = (
      r"|_get_compatible_spec|error$", "branch-mismatch"),
     ("tensorflow/python/ops/while_v2.py", r"_check_shapes_compat|_check_inputs_outputs_types_match",
      "loop-var-shape"),
+    # wrapped_body raises nothing itself: its nest check of the body's outputs against the
+    # loop variables is the only library call below the user's body that can fail there.
+    ("tensorflow/python/ops/while_v2.py", r"wrapped_body$", "loop-var-shape"),
     ("tensorflow/python/ops/while_loop.py", r"_enforce_shape_invariant|_shape_invariant_to_type_spec",
      "loop-var-shape"),
     ("tensorflow/python/data/ops/structured_function.py", r".", "data-pipeline"),
@@ -47,8 +50,10 @@ def _site_category(module: str, function: str) -> str | None:
     return None
 
 
-def _innermost_library_stretch(extracted):
-    """(module, function) of the library frames below the last user frame, innermost first."""
+def _library_stretches(extracted):
+    """Per exception of the chain, innermost exception first: (module, function) of the
+    library frames below its last user frame, innermost first. An inner exception's own
+    traceback may stop at the frame that wrapped it, so the outer ones are read too."""
     for exc in reversed(extracted.chain):
         stack = getattr(getattr(exc, "ag_error_metadata", None), "translated_stack", None) or ()
         frames = [(getattr(fs, "filename", None), str(getattr(fs, "function_name", "") or ""))
@@ -66,16 +71,16 @@ def _innermost_library_stretch(extracted):
                 break  # a user (or generated) frame: what it called is not TensorFlow's check
             stretch.append((module, function))
         if stretch:
-            return stretch
-    return []
+            yield stretch
 
 
 def generic_category(extracted) -> str | None:
     """The category TensorFlow's raise site or the exception class implies, or None."""
-    for module, function in _innermost_library_stretch(extracted):
-        category = _site_category(module, function)
-        if category is not None:
-            return category
+    for stretch in _library_stretches(extracted):
+        for module, function in stretch:
+            category = _site_category(module, function)
+            if category is not None:
+                return category
     for names in extracted.class_names[:1]:
         for name in names:
             category = _class_categories().get(name)

@@ -14,7 +14,7 @@ import re
 from ._extract import Location, is_user, keras_call_tf_function
 from ._source import (calls_in, constructor_binding, dotted_tail, enclosing_function, first_call,
                       inside_loop, line_nodes, module_tree, parents_of, source_index,
-                      statement_at)
+                      statement_at, static_shape_binding)
 from ._vocab import MUTATORS, PY_FUNCTION_LEAVES
 
 _NAMED_FUNCTION = re.compile(r"<function ([\w.<>]+) at 0x[0-9a-f]+>")
@@ -41,6 +41,17 @@ def _locate_keras_constructor(extracted, location, frames):
         return None
     # None when the line constructs the layer itself (`Dense(1)(x)` calls a call, not a name)
     binding = constructor_binding(tree, function, line_nodes(stmt, location.line))
+    return Location(location.file, binding.lineno, location.function) if binding else None
+
+
+def _locate_shape_binding(extracted, location, frames):
+    """``reps = x.shape[0]`` when the failing line uses ``reps`` (None where a number is needed)."""
+    tree = module_tree(location.file)
+    stmt = statement_at(tree, location.line) if tree else None
+    function = enclosing_function(tree, location.line) if stmt else None
+    if function is None:
+        return None
+    binding = static_shape_binding(function, line_nodes(stmt, location.line), location.line)
     return Location(location.file, binding.lineno, location.function) if binding else None
 
 
@@ -94,6 +105,24 @@ def _first_in_named_function(extracted, frames, wanted):
 def _locate_yield(extracted, location, frames):
     return _first_in_named_function(extracted, frames,
                                     lambda n: isinstance(n, (ast.Yield, ast.YieldFrom)))
+
+
+def _locate_generator_yield(extracted, location, frames):
+    """The first ``yield`` of the generator the module hands to ``from_generator`` (the one
+    call of it in the failing file): the element it yields is checked only when pulled."""
+    tree = module_tree(location.file) if location else None
+    if tree is None:
+        return None
+    calls = [n for name, n in source_index(tree).call_names if name.endswith("from_generator")]
+    names = {c.args[0].id for c in calls if c.args and isinstance(c.args[0], ast.Name)}
+    if len(calls) != 1 or len(names) != 1:
+        return None
+    defs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.name in names]
+    yields = [n for d in defs[:1] for n in ast.walk(d) if isinstance(n, (ast.Yield, ast.YieldFrom))]
+    if len(defs) != 1 or not yields:
+        return None
+    return Location(location.file, min(n.lineno for n in yields), defs[0].name)
 
 
 def _locate_return_value(extracted, location, frames):
@@ -176,7 +205,9 @@ LOCATORS = {
     "append-in-loop": _locate_append_in_loop,
     "set-seed": _locate_set_seed,
     "keras-constructor": _locate_keras_constructor,
+    "shape-binding": _locate_shape_binding,
     "yield": _locate_yield,
+    "generator-yield": _locate_generator_yield,
     "return-value": _locate_return_value,
     "py-function": _locate_py_function,
     "keras-call-tf-function": _locate_keras_call_tf_function,

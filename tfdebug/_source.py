@@ -348,6 +348,27 @@ def constructor_binding(tree: ast.AST, function: ast.AST, nodes) -> ast.stmt | N
     return None
 
 
+def reads_static_shape(node: ast.AST) -> bool:
+    """Does ``node`` read a static shape: ``x.shape[i]``, ``x.shape`` (unpacked)?"""
+    return any(isinstance(n, ast.Attribute) and n.attr == "shape" and isinstance(n.ctx, ast.Load)
+               for n in ast.walk(node))
+
+
+def static_shape_binding(function: ast.AST, nodes, before: int) -> ast.stmt | None:
+    """The last assignment before line ``before`` in ``function`` that binds a name the
+    offending line reads from a static shape (``reps = x.shape[0]`` for ``tf.tile(x, [reps])``):
+    a None dimension used as a number is caused there."""
+    read = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    if not read:
+        return None
+    found = None
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and node.lineno < before and assigned_names(node) & read \
+                and reads_static_shape(node.value) and (found is None or node.lineno > found.lineno):
+            found = node
+    return found
+
+
 def inside_loop(node: ast.AST, parents, stop: ast.AST) -> bool:
     while node is not None and node is not stop:
         node = parents.get(node)

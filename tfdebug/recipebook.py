@@ -56,7 +56,8 @@ TAGS = (
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnose.py's locators).
 LOCATORS = ("append-in-loop", "set-seed", "yield", "py-function", "keras-call-tf-function",
-            "string-format", "keras-constructor", "return-value")
+            "string-format", "keras-constructor", "return-value", "shape-binding",
+            "generator-yield")
 
 # Message regexes see a bounded window (head and tail) of the message, so a 10 MB message
 # costs what a short one does; AutoGraph and Keras put the useful text near either end.
