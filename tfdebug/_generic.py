@@ -37,6 +37,9 @@ _RAISE_SITES = (
     ("tensorflow/python/ops/while_loop.py", r"_enforce_shape_invariant|_shape_invariant_to_type_spec",
      "loop-var-shape"),
     ("tensorflow/python/data/ops/structured_function.py", r".", "data-pipeline"),
+    # dataset constructors validate the user's functions and arguments (filter's predicate,
+    # flat_map's return, zip's inputs, ...); iteration raises elsewhere
+    ("tensorflow/python/data/ops/", r"__init__$", "data-pipeline"),
     ("tensorflow/python/distribute/", r".", "distribute"),
     ("keras/src/backend/common/keras_tensor.py", r".", "keras-misuse"),
 )
@@ -52,8 +55,9 @@ def _site_category(module: str, function: str) -> str | None:
 
 def _library_stretches(extracted):
     """Per exception of the chain, innermost exception first: (module, function) of the
-    library frames below its last user frame, innermost first. An inner exception's own
-    traceback may stop at the frame that wrapped it, so the outer ones are read too."""
+    library frames below its last user frame, innermost first. An inner exception whose own
+    traceback holds no user frame (TensorFlow caught and re-raised it) continues in the next
+    one out; once a user frame is reached, outer exceptions are not TensorFlow's check."""
     for exc in reversed(extracted.chain):
         stack = getattr(getattr(exc, "ag_error_metadata", None), "translated_stack", None) or ()
         frames = [(getattr(fs, "filename", None), str(getattr(fs, "function_name", "") or ""))
@@ -64,14 +68,17 @@ def _library_stretches(extracted):
                 frames.append((tb.tb_frame.f_code.co_filename, tb.tb_frame.f_code.co_name))
                 tb = tb.tb_next
             frames.reverse()
-        stretch = []
+        stretch, reached_user = [], False
         for filename, function in frames:
             module = library_module(filename)
             if not module:
-                break  # a user (or generated) frame: what it called is not TensorFlow's check
+                reached_user = True  # a user (or generated) frame: what called it is not
+                break                # TensorFlow's check
             stretch.append((module, function))
         if stretch:
             yield stretch
+        if reached_user:
+            return
 
 
 def generic_category(extracted) -> str | None:
