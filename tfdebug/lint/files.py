@@ -13,7 +13,6 @@ from .codes import INTERNAL_ERROR, READ_ERROR, SYNTAX_ERROR
 from .config import Options, PerFileConfig
 from .driver import analyse
 from .findings import LintFinding, LintUsageError, debug
-from .notebooks import NOTEBOOK_FILENAME, NotNotebook, joined, read_cells, split_broken, to_cells
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 
@@ -153,6 +152,9 @@ def lint_file(path: str, enabled: frozenset | None = None) -> list[LintFinding]:
 def _lint_notebook(text: str, path: str, enabled: frozenset | None) -> list[LintFinding]:
     """A notebook's cells checked as one module; a cell that does not parse is reported alone
     (E999 in that cell) and left out, and the other cells are still checked."""
+    from .notebooks import (NOTEBOOK_FILENAME, NotNotebook, joined, read_cells, split_broken,
+                            to_cells)  # here: a run without notebooks never loads them
+
     try:
         cells = read_cells(text)
     except NotNotebook as exc:
