@@ -17,7 +17,7 @@ setup(
     long_description=open("README.md", encoding="utf-8").read(),
     long_description_content_type="text/markdown",
     python_requires=">=3.11",
-    packages=["tfdebug", "tfdebug.lint", "tfdebug.lint.checks", "tfdebug.recipes"],
+    packages=["tfdebug", "tfdebug._tf", "tfdebug._effects", "tfdebug.lint", "tfdebug.lint.checks", "tfdebug.recipes"],
     package_dir={"tfdebug": "tfdebug", "tfdebug.recipes": "recipes"},
     package_data={"tfdebug.recipes": ["*.toml"], "tfdebug": ["templates/*"]},
     include_package_data=True,

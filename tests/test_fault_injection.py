@@ -69,9 +69,9 @@ def snapshot() -> dict:
         "print": builtins.print,
         "subscribers": tracing._subscribers,
         "eager entries": len(eager_module._stack),
-        "format hooks": _tf._format_hooks,
-        "redirects": _tf._redirect_depth,
-        "layer hooks": _tf._layer_hook["count"],
+        "format hooks": _tf.formatting._format_hooks,
+        "redirects": _tf.trace_hook._redirect_depth,
+        "layer hooks": _tf.layer_hook._layer_hook["count"],
         "sinks": len(report._sinks),
         "print scopes": printing._depth,
         "probes": shapes._active,
@@ -89,18 +89,18 @@ def _reset(before: dict) -> None:
     tf.config.run_functions_eagerly(before["eager"])
     debug_mode.toggle_debug_mode(before["data"])
     tracing_compilation._create_concrete_function = before["trace hook"]
-    _tf._original_create = None
+    _tf.trace_hook._original_create = None
     tracing_compilation.trace_function = before["trace caches"]
-    _tf._redirect_depth, _tf._redirect_original = 0, None
+    _tf.trace_hook._redirect_depth, _tf.trace_hook._redirect_original = 0, None
     for name, original in zip(("__format__", "__str__", "__repr__"), before["formatters"]):
         if original is None:
             if name in SymbolicTensor.__dict__:
                 delattr(SymbolicTensor, name)
         else:
             setattr(SymbolicTensor, name, original)
-    _tf._format_hooks, _ = (), _tf._format_originals.clear()
+    _tf.formatting._format_hooks, _ = (), _tf.formatting._format_originals.clear()
     keras.Layer.__call__ = before["layer call"]
-    _tf._layer_hook.update(count=0, original=None, cls=None)
+    _tf.layer_hook._layer_hook.update(count=0, original=None, cls=None)
     tracing._subscribers = before["subscribers"]
 
 

@@ -224,6 +224,45 @@ def test_a_real_recipe_id_lint_does_not_check_is_accepted(tmp_path):
     assert run_main(str(tmp_path / "x.py"), select=["TFD400"])[0] == 0
 
 
+# a plain `tfdebug lint` command line is read without argparse; where that reader answers it
+# must answer as argparse does, and everything else goes to argparse
+READ_QUICKLY = [
+    ["lint"], ["lint", "a.py", "b/"], ["lint", "--format", "json", "a.py"],
+    ["lint", "--format=sarif", "--select", "TFD1,TFD300", "--select=tensor-as-bool", "a.py"],
+    ["lint", "--ignore", "TFD300", "--exclude", "build", "--exclude=*.pyi", "--config",
+     "pyproject.toml", "-j", "2", "--jobs=3", "x.py", "y.py"],
+    ["lint", "--jobs=-1", "x.py"]]
+LEFT_TO_ARGPARSE = [
+    ["lint", "--jobs", "-1", "x.py"], ["lint", "-j2", "x.py"], ["lint", "--form", "json"],
+    ["lint", "--format", "jsn"], ["lint", "--jobs", "two"], ["lint", "a.py", "--format", "json"],
+    ["lint", "a.py", "--select", "TFD1", "b.py"], ["lint", "--", "-a.py"], ["lint", "-"],
+    ["lint", "--select"], ["lint", "--help"], ["lint", "--nope"], ["run", "x.py"],
+    ["lint", "--format", "--select", "X"]]
+
+
+@pytest.mark.parametrize("argv", READ_QUICKLY + LEFT_TO_ARGPARSE)
+def test_the_quick_reader_of_lint_options_answers_as_argparse_does(argv, capsys):
+    from tfdebug import cli
+
+    quick = cli.quick_lint_args(argv)
+    if argv in LEFT_TO_ARGPARSE:
+        assert quick is None
+        return
+    assert quick == vars(cli._lint_parser().parse_args(argv))
+    capsys.readouterr()
+
+
+def test_a_plain_lint_run_imports_no_argparse(tmp_path):
+    write(tmp_path / "bad.py", BAD)
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "tfdebug", "lint",
+                           "--format", "json", "--select", "TFD300", "bad.py"],
+                          cwd=str(tmp_path), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and json.loads(proc.stdout)[0]["code"] == "TFD300"
+    modules = [line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines()
+               if line.startswith("import time:")]
+    assert "tfdebug.lint.walker" in modules and "argparse" not in modules
+
+
 # --------------------------------------------------------------------------- skipping checks
 
 def test_disabled_checks_are_not_run():

@@ -1,4 +1,5 @@
 """The single trace hook: refcounted subscribers, safe failures, a tested fallback."""
+import os
 import warnings
 
 import pytest
@@ -106,9 +107,22 @@ def test_subscriber_error_reaches_the_user_and_user_errors_pass_through():
     assert seen == [ValueError]
 
 
+def test_the_hooks_own_frames_are_left_out_of_the_users_traceback():
+    @tf.function
+    def fails(x):
+        raise ValueError("boom")
+
+    with tracing.subscribed(lambda t: None), pytest.raises(ValueError) as info:
+        fails(tf.constant(1))
+    package = os.path.dirname(os.path.abspath(tracing.__file__)) + os.sep
+    shown = [str(entry.path) for entry in info.traceback]
+    assert any(path == os.path.abspath(__file__) for path in shown)
+    assert not [path for path in shown if path.startswith(package)]
+
+
 def test_fallback_without_hook_point_warns_once_and_runs(monkeypatch):
-    monkeypatch.setattr(_tf, "_tracing_module", lambda: None)
-    monkeypatch.setattr(_tf, "_warned", set())
+    monkeypatch.setattr(_tf.trace_hook, "_tracing_module", lambda: None)
+    monkeypatch.setattr(_tf.versions, "_warned", set())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with tracing.subscribed(lambda t: None):
@@ -120,8 +134,8 @@ def test_fallback_without_hook_point_warns_once_and_runs(monkeypatch):
 
 
 def test_unsupported_version_warns_but_hooks(monkeypatch):
-    monkeypatch.setattr(_tf, "tf_version", lambda: (2, 99))
-    monkeypatch.setattr(_tf, "_warned", set())
+    monkeypatch.setattr(_tf.versions, "tf_version", lambda: (2, 99))
+    monkeypatch.setattr(_tf.versions, "_warned", set())
     traces = []
     with pytest.warns(RuntimeWarning, match="TensorFlow 2.99 is not a supported version"):
         with tracing.subscribed(traces.append):

@@ -5,13 +5,31 @@ line and exit 2.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 
 
-def _parser() -> argparse.ArgumentParser:
+def _help_formatter(prog: str):
+    """argparse's help formatter at the terminal's width, found as ``shutil`` finds it:
+    argparse itself imports ``shutil`` (and its compression modules) on every run to ask."""
+    import argparse
+    import os
+
+    try:
+        width = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        try:
+            width = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            width = 80
+    return argparse.HelpFormatter(prog, width=max(width - 2, 11))
+
+
+def _parser():
+    import argparse
+
     parser = argparse.ArgumentParser(
-        prog="tfdebug", description="Make tf.function / AutoGraph code debuggable.")
+        prog="tfdebug", description="Make tf.function / AutoGraph code debuggable.",
+        formatter_class=_help_formatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -54,41 +72,97 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+# `tfdebug lint`'s options, read by argparse and by the quick reader alike
+LINT_OPTIONS = (
+    (("--format",), {"choices": ("text", "json", "github", "sarif"), "default": "text",
+                     "dest": "fmt",
+                     "help": "text: `path:line:col: CODE message` lines; json: an array; "
+                             "github: workflow annotations; sarif: SARIF 2.1.0"}),
+    (("--select",), {"action": "append", "metavar": "IDS",
+                     "help": "only these recipe ids, id prefixes or categories (comma-separated)"}),
+    (("--ignore",), {"action": "append", "metavar": "IDS",
+                     "help": "skip these recipe ids, id prefixes or categories (comma-separated)"}),
+    (("--exclude",), {"action": "append", "metavar": "GLOB",
+                      "help": "skip files and folders matching these globs"}),
+    (("--config",), {"metavar": "PYPROJECT",
+                     "help": "read [tool.tfdebug] from this file, for every file"}),
+    (("--jobs", "-j"), {"type": int, "default": 0, "metavar": "N",
+                        "help": "worker processes (default: automatic)"}),
+)
+
+
 def _add_lint(sub) -> None:
     lint = sub.add_parser("lint", help="find tf.function pitfalls in source, without running it",
+                          formatter_class=_help_formatter,
                           description="Check Python files for tf.function / AutoGraph pitfalls "
                                       "(AST only: nothing is imported or run). Exit 0 when clean, "
                                       "1 with findings, 2 on usage errors. Each file gets the "
                                       "settings of [tool.tfdebug] in the nearest pyproject.toml "
                                       "above it. Jupyter notebooks (.ipynb) are checked too.")
     lint.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
-    lint.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text",
-                      dest="fmt", help="text: `path:line:col: CODE message` lines; json: an "
-                                       "array; github: workflow annotations; sarif: SARIF 2.1.0")
-    lint.add_argument("--select", action="append", metavar="IDS",
-                      help="only these recipe ids, id prefixes or categories (comma-separated)")
-    lint.add_argument("--ignore", action="append", metavar="IDS",
-                      help="skip these recipe ids, id prefixes or categories (comma-separated)")
-    lint.add_argument("--exclude", action="append", metavar="GLOB",
-                      help="skip files and folders matching these globs")
-    lint.add_argument("--config", metavar="PYPROJECT",
-                      help="read [tool.tfdebug] from this file, for every file")
-    lint.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
-                      help="worker processes (default: automatic)")
+    for flags, settings in LINT_OPTIONS:
+        lint.add_argument(*flags, **settings)
 
 
-def _lint_parser() -> argparse.ArgumentParser:
+def _lint_parser():
     """The parser for ``tfdebug lint`` alone: building it imports nothing (no recipes)."""
-    parser = argparse.ArgumentParser(prog="tfdebug")
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="tfdebug", formatter_class=_help_formatter)
     _add_lint(parser.add_subparsers(dest="command", metavar="COMMAND"))
     return parser
+
+
+def quick_lint_args(argv: list[str]) -> dict | None:
+    """The options of a plain ``lint [--option VALUE | --option=VALUE]... [PATH]...``, read
+    without argparse (its import and parser are a tenth of a one-file run); None for anything
+    else (help, abbreviations, a short option with its value attached, a value or path that
+    starts with ``-``, an option after a path, a bad value), which argparse then reads, with
+    its own messages. Where it answers, it answers as argparse does (a test compares them).
+    """
+    if argv[:1] != ["lint"]:
+        return None
+    by_flag = {flag: settings for flags, settings in LINT_OPTIONS for flag in flags}
+    dest = {id(settings): settings.get("dest", flags[0].lstrip("-"))
+            for flags, settings in LINT_OPTIONS}
+    values = {dest[id(settings)]: settings.get("default") for _, settings in LINT_OPTIONS}
+    paths, rest = [], iter(argv[1:])
+    for arg in rest:
+        if not arg.startswith("-"):
+            paths.append(arg)
+            continue
+        flag, has_value, value = arg.partition("=")
+        settings = by_flag.get(flag)
+        if paths or settings is None or (has_value and not flag.startswith("--")):
+            return None
+        if not has_value:
+            value = next(rest, None)
+            if value is None or value.startswith("-"):
+                return None
+        if "type" in settings:
+            try:
+                value = settings["type"](value)
+            except ValueError:
+                return None
+        if value not in settings.get("choices", (value,)):
+            return None
+        key = dest[id(settings)]
+        values[key] = (values[key] or []) + [value] if settings.get("action") == "append" \
+            else value
+    return {"command": "lint", "paths": paths, **values}
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tfdebug`` console script; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    # `tfdebug lint` runs on every commit (pre-commit): its path builds only its own parser
-    args = (_lint_parser() if argv[:1] == ["lint"] else _parser()).parse_args(argv)
+    # `tfdebug lint` runs on every commit (pre-commit): its path reads plain options without
+    # argparse, and otherwise builds only its own parser
+    quick = quick_lint_args(argv)
+    if quick is not None:
+        import types
+        args = types.SimpleNamespace(**quick)
+    else:
+        args = (_lint_parser() if argv[:1] == ["lint"] else _parser()).parse_args(argv)
     if args.command == "run":
         return _needs_tensorflow(_run, args)
     if args.command == "lint":

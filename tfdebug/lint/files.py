@@ -13,7 +13,6 @@ from .codes import INTERNAL_ERROR, READ_ERROR, SYNTAX_ERROR
 from .config import Options, PerFileConfig
 from .driver import analyse
 from .findings import LintFinding, LintUsageError, debug
-from .notebooks import NotNotebook, notebook_source, to_cells
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 
@@ -97,15 +96,32 @@ def lint_source(source: str, path: str = "<string>", header: str = "",
     """
     offset = header.count("\n")
     text = header + source
+    tree, problem = _parse(text, path, offset)
+    if problem is not None:
+        return [problem]
+    return _check(tree, text, path, enabled, offset)
+
+
+def _parse(text: str, path: str, offset: int = 0, filename: str | None = None):
+    """``(tree, None)``, or ``(None, the E999 finding)`` when ``text`` does not parse.
+
+    ``filename`` names text that is not the file's own (a notebook's cells): Python reads the
+    named file to place a syntax error's column, so it must not be a real file then.
+    """
     try:
-        tree = ast.parse(text, filename=path)
+        return ast.parse(text, filename=filename or path), None
     except (SyntaxError, ValueError) as exc:
         line = max(1, (getattr(exc, "lineno", None) or 1 + offset) - offset)
         col = getattr(exc, "offset", None) or 1
-        return [LintFinding(path, line, col, SYNTAX_ERROR,
-                            f"SyntaxError: {getattr(exc, 'msg', None) or exc}")]
+        return None, LintFinding(path, line, col, SYNTAX_ERROR,
+                                 f"SyntaxError: {getattr(exc, 'msg', None) or exc}")
     except (RecursionError, MemoryError) as exc:
-        return [LintFinding(path, 1, 1, SYNTAX_ERROR, f"cannot parse: {type(exc).__name__}")]
+        return None, LintFinding(path, 1, 1, SYNTAX_ERROR, f"cannot parse: {type(exc).__name__}")
+
+
+def _check(tree: ast.Module, text: str, path: str, enabled: frozenset | None,
+           offset: int = 0) -> list[LintFinding]:
+    """The unsuppressed findings of a parsed module (a checker bug becomes one finding)."""
     lines = text.splitlines()
     try:
         findings = analyse(tree, path, lines, enabled)
@@ -129,12 +145,30 @@ def lint_file(path: str, enabled: frozenset | None = None) -> list[LintFinding]:
     if problem is not None:
         return [problem]
     if path.endswith(".ipynb"):
-        try:
-            source, where = notebook_source(text)
-        except NotNotebook as exc:
-            return [LintFinding(path, 1, 1, READ_ERROR, str(exc))]
-        return to_cells(lint_source(source, path, enabled=enabled), where)
+        return _lint_notebook(text, path, enabled)
     return lint_source(text, path, enabled=enabled)
+
+
+def _lint_notebook(text: str, path: str, enabled: frozenset | None) -> list[LintFinding]:
+    """A notebook's cells checked as one module; a cell that does not parse is reported alone
+    (E999 in that cell) and left out, and the other cells are still checked."""
+    from .notebooks import (NOTEBOOK_FILENAME, NotNotebook, joined, read_cells, split_broken,
+                            to_cells)  # here: a run without notebooks never loads them
+
+    try:
+        cells = read_cells(text)
+    except NotNotebook as exc:
+        return [LintFinding(path, 1, 1, READ_ERROR, str(exc))]
+    source, where = joined(cells)
+    tree, problem = _parse(source, path, filename=NOTEBOOK_FILENAME)
+    broken = []
+    if problem is not None:
+        cells, broken = split_broken(cells, path)
+        source, where = joined(cells)
+        tree, problem = _parse(source, path, filename=NOTEBOOK_FILENAME)
+        if problem is not None:  # each cell parses alone, not all together
+            return sorted(broken + to_cells([problem], where))
+    return sorted(broken + to_cells(_check(tree, source, path, enabled), where))
 
 
 def _excluded(relpath: str, patterns) -> bool:

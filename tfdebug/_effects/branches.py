@@ -1,0 +1,75 @@
+"""Which children of a statement run while tracing: the branch taken, not a py_function body."""
+from __future__ import annotations
+
+import ast
+import sys
+
+from .names import UNRESOLVED, Env, resolve
+
+
+def traced_children(node, env: Env) -> list:
+    """The children of ``node`` that run while tracing.
+
+    Left out: the branch a plain Python condition (a global, closure or attribute holding
+    a bool, number, string or None) does not take, and the function handed to
+    ``tf.py_function``/``tf.numpy_function``, which runs on every call, not at trace time.
+    """
+    children = list(ast.iter_child_nodes(node))
+    if isinstance(node, (ast.If, ast.IfExp)):
+        taken = _python_truth(node.test, env)
+        if taken is not None:
+            branch = node.body if taken else node.orelse
+            return [node.test] + (branch if isinstance(branch, list) else [branch])
+    elif isinstance(node, ast.Call) and _runs_at_call_time(node, env):
+        func_arg = node.args[0] if node.args else next(
+            (k.value for k in node.keywords if k.arg == "func"), None)
+        return [c for c in children if c is not func_arg]
+    return children
+
+
+_PYTHON_CONSTANTS = (bool, int, float, str, type(None))
+
+
+def _python_truth(test, env: Env) -> bool | None:
+    """True/False when ``test`` is a name or attribute chain (maybe under ``not``) holding a
+    plain Python value now, while tracing; None when it cannot be told (tensors, locals)."""
+    negate = False
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, negate = test.operand, not negate
+    if isinstance(test, ast.Call) and not test.args and not test.keywords:
+        # tf.executing_eagerly() is False in a function being traced
+        value = resolve(test.func, env)
+        eager_checks = _tf_functions("executing_eagerly", "compat.v1.executing_eagerly")
+        return negate if any(value is f for f in eager_checks) else None
+    if not isinstance(test, (ast.Name, ast.Attribute)) or env.captured_root(test) is None:
+        return None
+    value = resolve(test, env)
+    if value is UNRESOLVED or not isinstance(value, _PYTHON_CONSTANTS):
+        return None
+    return bool(value) != negate
+
+
+def _runs_at_call_time(node: ast.Call, env: Env) -> bool:
+    value = resolve(node.func, env)
+    if value is UNRESOLVED:
+        return False
+    return any(value is wrapper for wrapper in _call_time_wrappers())
+
+
+def _call_time_wrappers() -> tuple:
+    """TF's public ops that run a Python function on every call (not while tracing)."""
+    return _tf_functions("py_function", "numpy_function", "compat.v1.py_func",
+                         "compat.v1.py_function", "compat.v1.numpy_function")
+
+
+def _tf_functions(*paths: str) -> tuple:
+    """The public ``tf.<path>`` objects that exist in the loaded TensorFlow."""
+    tf = sys.modules.get("tensorflow")
+    found = []
+    for path in paths if tf is not None else ():
+        value = tf
+        for part in path.split("."):
+            value = getattr(value, part, None)
+        if value is not None:
+            found.append(value)
+    return tuple(found)

@@ -1,0 +1,282 @@
+"""Walk a traced function's source (and what it calls) and record its trace-time effects."""
+from __future__ import annotations
+
+import ast
+import builtins
+import dataclasses
+import logging
+import types
+from typing import Callable
+
+from .._source import function_node, parameter_names
+from .._vocab import KERAS_TRACED_METHODS, MUTATORS, UNAMBIGUOUS_MUTATORS
+from .branches import traced_children
+from .names import UNRESOLVED, Env, call_kind, qualified_names, resolve, scope_of, static_attr
+from .objects import (closure_values, is_array, is_plain_container, is_tf_function,
+                      is_user_function, sublayers, unwrap_library, is_layer, is_trackable,
+                      training_sensitive)
+
+log = logging.getLogger("tfdebug")
+
+MAX_DEPTH = 6  # calls followed from the traced function
+ENTRY_METHODS = KERAS_TRACED_METHODS
+
+
+@dataclasses.dataclass
+class Effect:
+    """One trace-time-only effect at a user line."""
+
+    # print, input, random, clock, io, global, container, attribute, numpy-state,
+    # training-flag, string-format
+    kind: str
+    file: str
+    line: int
+    function: str
+    detail: str         # what it is, in the user's own code ("history.append(...)")
+    still_relevant: Callable[[], bool] | None = None  # re-checked after the trace
+
+    def key(self) -> tuple:
+        return (self.kind, self.file, self.line)
+
+
+# -- the walk ------------------------------------------------------------------------------
+
+class _Finder:
+    def __init__(self):
+        self.effects: list[Effect] = []
+        self.seen: set = set()
+
+    def add(self, kind, node, env: Env, detail, still_relevant=None):
+        code = env.fn.__code__
+        function = code.co_name
+        self.effects.append(Effect(kind, code.co_filename, node.lineno, function, detail,
+                                   still_relevant))
+
+    # entry ---------------------------------------------------------------------------
+
+    def function(self, fn, instance=None, top=False, depth=0):
+        fn = unwrap_library(fn)
+        if isinstance(fn, types.MethodType):
+            fn, instance = fn.__func__, fn.__self__
+        if not is_user_function(fn) or depth > MAX_DEPTH:
+            return
+        key = (fn.__code__, id(instance))
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        node = function_node(fn.__code__)
+        if node is None:
+            return
+        scope = scope_of(node)
+        params = parameter_names(node)
+        self_name = params[0] if instance is not None and params else None
+        env = Env(fn, self_name, instance, top, [scope])
+        in_layer_call = instance is not None and is_layer(instance) and fn.__name__ == "call"
+        self.body(node, env, depth, in_layer_call)
+
+    def object(self, obj, depth, methods=ENTRY_METHODS):
+        """User-defined ``methods`` of a Keras layer and of the layers inside it."""
+        if depth > MAX_DEPTH:
+            return
+        if is_layer(obj):
+            for sub in sublayers(obj):
+                for name in methods:
+                    method = getattr(type(sub), name, None)
+                    if is_user_function(method):
+                        self.function(method, sub, top=False, depth=depth + 1)
+
+    # body ----------------------------------------------------------------------------
+
+    def body(self, node, env: Env, depth, in_layer_call):
+        body = node.body if isinstance(node.body, list) else [node.body]
+        stack = list(reversed(body))
+        while stack:
+            child = stack.pop()
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                # nested functions (cond branches, loop bodies, helpers) run during the
+                # trace: search them with their own locals added
+                inner = Env(env.fn, env.self_name, env.instance, env.top,
+                             env.scopes + [scope_of(child)])
+                self.body(child, inner, depth, in_layer_call)
+                continue
+            if isinstance(child, ast.ClassDef):
+                continue
+            self.statement(child, env, depth, in_layer_call)
+            stack.extend(reversed(traced_children(child, env)))
+
+    def statement(self, node, env, depth, in_layer_call):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+            for target in targets:
+                for leaf in _leaves(target):
+                    self.store(leaf, node, env)
+        elif isinstance(node, ast.Call):
+            self.call(node, env, depth, in_layer_call)
+
+    def store(self, target, stmt, env: Env):
+        if isinstance(target, ast.Name):
+            name = target.id
+            scope = env.scopes[-1]
+            if name in scope.declared_global:
+                globs = env.fn.__globals__
+                self.add("global", stmt, env, f"assignment to global `{name}`",
+                         lambda: not is_trackable(globs.get(name)))
+            elif name in scope.declared_nonlocal and not any(
+                    name in s.local for s in env.scopes[:-1]):
+                self.add("global", stmt, env, f"assignment to nonlocal `{name}`",
+                         _closure_check(env.fn, name))
+            return
+        root = env.captured_root(target)
+        if root is None:
+            return
+        text = _text(target)
+        if isinstance(target, ast.Attribute):
+            owner = resolve(target.value, env)
+            if owner is not UNRESOLVED and isinstance(owner, types.ModuleType):
+                what = f"module `{owner.__name__}`"
+            else:
+                what = f"captured {type(owner).__name__} object" if owner is not UNRESOLVED \
+                    else "captured object"
+            check = None
+            if owner is not UNRESOLVED:
+                attr = target.attr
+                check = lambda: not is_trackable(static_attr(owner, attr))  # noqa: E731
+            self.add("attribute", stmt, env, f"`{text}` set on a {what}", check)
+        elif isinstance(target, ast.Subscript):
+            owner = resolve(target.value, env)
+            if owner is not UNRESOLVED and not is_plain_container(owner, array_ok=True):
+                return
+            kind = type(owner).__name__ if owner is not UNRESOLVED else "container"
+            self.add("container", stmt, env, f"`{text}` changes a captured {kind}")
+
+    def call(self, node: ast.Call, env: Env, depth, in_layer_call):
+        func = node.func
+        value = resolve(func, env)
+        names = qualified_names(func, env, value)
+        kind = call_kind(names)
+        if kind is not None:
+            shown = _text(func)
+            self.add(kind, node, env, f"`{shown}(...)`")
+            return
+        if isinstance(func, ast.Name) and func.id == "setattr" and value is builtins.setattr \
+                and node.args and env.captured_root(node.args[0]):
+            self.add("attribute", node, env, f"`{_text(node)}` on a captured object")
+            return
+        if isinstance(func, ast.Attribute) and func.attr in MUTATORS:
+            root = env.captured_root(func.value)
+            if root is not None:
+                owner = resolve(func.value, env)
+                if (owner is UNRESOLVED and func.attr in UNAMBIGUOUS_MUTATORS) or \
+                        (owner is not UNRESOLVED and is_plain_container(owner)):
+                    kind = type(owner).__name__ if owner is not UNRESOLVED else "container"
+                    self.add("container", node, env,
+                             f"`{_text(func)}(...)` changes a captured {kind}")
+                    return
+        if any(n.startswith("numpy.") and not n.startswith("numpy.random") for n in names):
+            for arg in list(node.args) + [k.value for k in node.keywords]:
+                if env.captured_root(arg) is not None and is_array(resolve(arg, env)):
+                    self.add("numpy-state", node, env,
+                             f"`{_text(node)}` on NumPy state `{_text(arg)}`")
+                    return
+        if value is UNRESOLVED:
+            return
+        if is_layer(value):
+            if not in_layer_call and not _passes_training(node):
+                sensitive = training_sensitive(value)
+                if sensitive:
+                    self.add("training-flag", node, env,
+                             f"`{_text(func)}(...)` without `training=` ({sensitive})")
+            self.object(value, depth + 1, ("call",))
+            return
+        if is_tf_function(value):
+            return  # traced on its own: the trace hook sees it
+        if isinstance(value, types.MethodType):
+            self.function(value.__func__, value.__self__, depth=depth + 1)
+        elif isinstance(value, types.FunctionType):
+            owner = resolve(func.value, env) if isinstance(func, ast.Attribute) else None
+            bound = owner if owner is not UNRESOLVED and owner is not None and not isinstance(
+                owner, (type, types.ModuleType)) else None
+            self.function(value, bound, depth=depth + 1)
+        elif isinstance(value, (staticmethod, classmethod)):
+            self.function(value.__func__, None, depth=depth + 1)
+        elif not isinstance(value, type) and \
+                is_user_function(getattr(type(value), "__call__", None)):
+            self.function(type(value).__call__, value, depth=depth + 1)
+
+
+def _leaves(target):
+    if isinstance(target, (ast.Tuple, ast.List)):
+        for elt in target.elts:
+            yield from _leaves(elt)
+    elif isinstance(target, ast.Starred):
+        yield from _leaves(target.value)
+    else:
+        yield target
+
+
+def _closure_check(fn, name):
+    def check():
+        code, closure = fn.__code__, fn.__closure__ or ()
+        if name in code.co_freevars:
+            try:
+                return not is_trackable(closure[code.co_freevars.index(name)].cell_contents)
+            except (ValueError, IndexError):
+                return True
+        return True
+    return check
+
+
+def _passes_training(node: ast.Call) -> bool:
+    if len(node.args) >= 2:
+        return True
+    return any(k.arg in ("training", None) for k in node.keywords)
+
+
+def _text(node) -> str:
+    try:
+        text = ast.unparse(node)
+    except Exception:  # noqa: BLE001
+        return "..."
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def find(fn, instance=None) -> list[Effect]:
+    """The trace-time effects in ``fn`` (the traced function) and what it calls.
+
+    ``fn`` may be library code (Keras' train function, a tf.data wrapper): then the user
+    code reachable from its closure (a Keras model's ``call``/``train_step``) is searched.
+    """
+    finder = _Finder()
+    try:
+        if is_user_function(unwrap_library(fn)):
+            finder.function(fn, instance, top=True)
+        else:
+            for value in closure_values(fn) + ([instance] if instance is not None else []):
+                if is_layer(value):
+                    finder.object(value, 0)
+                elif is_user_function(value):
+                    finder.function(value, None, top=True)
+    except Exception:  # noqa: BLE001 - a tfdebug bug must not break the user's trace
+        log.debug("tfdebug: side-effect analysis of %r failed", fn, exc_info=True)
+    return finder.effects
+
+
+def user_entry_points(fn, instance=None) -> list[tuple]:
+    """``(function, instance)`` pairs of the user's code that a library-made traced function
+    (Keras' train function, a tf.data wrapper) runs: the user-defined ``call``/``train_step``/...
+    of the Keras layers it captures (bound to each layer) and the user functions it captures.
+    """
+    pairs = []
+    try:
+        for value in closure_values(fn) + ([instance] if instance is not None else []):
+            if is_layer(value):
+                for sub in sublayers(value):
+                    for name in ENTRY_METHODS:
+                        method = getattr(type(sub), name, None)
+                        if is_user_function(method):
+                            pairs.append((method, sub))
+            elif is_user_function(value):
+                pairs.append((value, None))
+    except Exception:  # noqa: BLE001 - nothing found is the safe answer
+        log.debug("tfdebug: looking for user code in %r failed", fn, exc_info=True)
+    return pairs

@@ -1,0 +1,129 @@
+"""What the live objects a traced function touches are: trackable state, layers, user code.
+
+Building state at trace time (variables, layers, optimizers) is fine; plain containers and
+arrays captured from outside are not. Keras is read from ``sys.modules`` (never imported).
+"""
+from __future__ import annotations
+
+import collections
+import inspect
+import sys
+import types
+
+from .. import _frames
+from .._vocab import TRAINING_LAYERS
+
+CONTAINERS = (list, dict, set, bytearray, collections.deque)
+
+
+def is_trackable(value) -> bool:
+    """Variables, modules, layers, optimizers, tf.functions: Keras/TF building, not a leak."""
+    import tensorflow as tf
+
+    if isinstance(value, (tf.Variable, tf.Module)):
+        return True
+    if hasattr(value, "python_function") and hasattr(value, "get_concrete_function"):
+        return True
+    keras = sys.modules.get("keras")
+    if keras is not None:
+        kinds = tuple(t for t in (getattr(keras, "Layer", None), getattr(keras, "Variable", None),
+                                  getattr(getattr(keras, "optimizers", None), "Optimizer", None),
+                                  getattr(getattr(keras, "metrics", None), "Metric", None))
+                      if isinstance(t, type))
+        if kinds and isinstance(value, kinds):
+            return True
+    if isinstance(value, (list, tuple)) and value:
+        return all(is_trackable(v) for v in value)
+    return False
+
+
+def is_layer(value) -> bool:
+    keras = sys.modules.get("keras")
+    layer = getattr(keras, "Layer", None) if keras is not None else None
+    return isinstance(layer, type) and isinstance(value, layer)
+
+
+def sublayers(layer) -> list:
+    flatten = getattr(layer, "_flatten_layers", None)
+    if callable(flatten):
+        try:
+            return list(flatten(include_self=True, recursive=True))
+        except Exception:  # noqa: BLE001
+            pass
+    return [layer] + list(getattr(layer, "layers", []) or [])
+
+
+def training_sensitive(layer) -> str | None:
+    """The name of a sublayer whose behaviour depends on ``training``, or None."""
+    keras = sys.modules.get("keras")
+    kinds = tuple(t for t in (getattr(getattr(keras, "layers", None), n, None)
+                              for n in TRAINING_LAYERS) if isinstance(t, type))
+    for sub in sublayers(layer):
+        if kinds and isinstance(sub, kinds):
+            return f"{type(sub).__name__} {getattr(sub, 'name', '')!r}".strip()
+        call = getattr(type(sub), "call", None)
+        if sub is not layer and is_user_function(call):
+            try:
+                if "training" in inspect.signature(call).parameters:
+                    return f"{type(sub).__name__} {getattr(sub, 'name', '')!r}"
+            except (TypeError, ValueError):
+                pass
+    return None
+
+
+def is_user_function(fn) -> bool:
+    code = getattr(fn, "__code__", None)
+    return isinstance(fn, types.FunctionType) and code is not None and \
+        _frames.is_user_file(code.co_filename)
+
+
+def unwrap_library(fn):
+    """``fn`` without the library decorators around it; a user's own wrapper is kept, since
+    its body (timing, logging, counting) runs while tracing too."""
+    seen = set()
+    while callable(fn) and not is_user_function(fn) and hasattr(fn, "__wrapped__") \
+            and id(fn) not in seen:
+        seen.add(id(fn))
+        fn = fn.__wrapped__
+    return fn
+
+
+def is_tf_function(value) -> bool:
+    return hasattr(value, "python_function") and hasattr(value, "get_concrete_function")
+
+
+def is_plain_container(value, array_ok=False) -> bool:
+    if isinstance(value, CONTAINERS):
+        return not is_trackable(value) or not value
+    return array_ok and is_array(value)
+
+
+def is_array(value) -> bool:
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(value, numpy.ndarray)
+
+
+def closure_values(fn, depth: int = 3) -> list:
+    """Values captured by library wrappers (Keras' train function -> the model), searched
+    through nested closures and bound methods."""
+    values, seen = [], set()
+
+    def visit(f, level):
+        if isinstance(f, types.MethodType):
+            values.append(f.__self__)
+            f = f.__func__
+        for cell in getattr(f, "__closure__", None) or ():
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                continue
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+            values.append(value)
+            if level < depth and callable(value) and not is_user_function(value) and \
+                    (isinstance(value, (types.FunctionType, types.MethodType))):
+                visit(value, level + 1)
+
+    visit(fn, 0)
+    return values

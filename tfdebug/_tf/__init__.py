@@ -1,0 +1,44 @@
+"""Every touch of TensorFlow internals lives here, version-gated, with a fallback.
+
+Public TF API is used where it exists (the eager flag, ``tf.inside_function``); private
+hooks (the trace hook, the scoped tf.data debug switch) are checked against the
+supported versions and degrade to a one-time warning when they are missing.
+
+The package face re-exports each submodule's public names, so callers write
+``from tfdebug import _tf; _tf.install_trace_hook(...)``. A test that replaces a function or
+a piece of state patches the submodule that defines and uses it (``_tf.trace_hook``), since
+a patch of the name re-exported here does not reach that submodule.
+"""
+from .autograph import (autograph_origin, autograph_source_maps, do_not_convert_instance,
+                        is_generated_file, mapped_location)
+from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eagerly,
+                    inside_function, set_data_debug_mode, set_functions_run_eagerly)
+from .formatting import (add_tensor_format_hook, is_symbolic, remove_tensor_format_hook,
+                         tensor_format_hooked)
+from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
+from .locations import (failed_function_call, graph_error_locations, op_creation_stack,
+                        traced_user_location)
+from .targets import (describe_trace_type, function_target, is_internal_function,
+                      is_tf_function, tf_function_key, trace_scope, traced_target)
+from .trace_hook import (HookRefusal, evict_concrete, install_trace_hook, redirect_trace_caches,
+                         restore_trace_caches, trace_caches_redirected, trace_hook_available,
+                         trace_hook_installed, trace_parameters, trace_uses_xla,
+                         traced_python_function, uninstall_trace_hook)
+from .versions import SUPPORTED, tf_version, version_supported, warn_once
+
+__all__ = [
+    "SUPPORTED", "HookRefusal",
+    "add_tensor_format_hook", "autograph_origin", "autograph_source_maps",
+    "data_debug_mode", "data_debug_mode_scopable", "describe_trace_type",
+    "do_not_convert_instance", "evict_concrete", "failed_function_call", "function_target",
+    "functions_run_eagerly", "graph_error_locations", "inside_function",
+    "install_layer_call_hook", "install_trace_hook", "is_generated_file",
+    "is_internal_function", "is_symbolic", "is_tf_function", "layer_call_hooked",
+    "mapped_location", "op_creation_stack", "redirect_trace_caches",
+    "remove_tensor_format_hook", "restore_trace_caches", "set_data_debug_mode",
+    "set_functions_run_eagerly", "tensor_format_hooked", "tf_function_key", "tf_version",
+    "trace_caches_redirected", "trace_hook_available", "trace_hook_installed",
+    "trace_parameters", "trace_scope", "trace_uses_xla", "traced_python_function",
+    "traced_target", "traced_user_location", "uninstall_layer_call_hook",
+    "uninstall_trace_hook", "version_supported", "warn_once",
+]

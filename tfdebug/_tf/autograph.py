@@ -1,0 +1,85 @@
+"""AutoGraph's generated code: telling it apart, mapping it back to the user's lines.
+
+A converted function carries ``ag_source_map`` ({LineLocation(file, line): OriginInfo(loc,
+function_name, source_code_line, comment)}, autograph/impl/api.py and pyct/origin_info.py);
+``converted_call`` holds it in its local ``converted_f`` while the generated code runs, so
+the frame of that call in a traceback leads to the map of the generated frames below it.
+"""
+from __future__ import annotations
+
+import threading
+
+from .versions import log
+
+
+_GENERATED_MARKER = "__autograph_generated_file"
+
+
+def is_generated_file(filename: str | None) -> bool:
+    """True for the files AutoGraph writes its converted functions to."""
+    return bool(filename) and _GENERATED_MARKER in filename
+
+
+def mapped_location(frame) -> tuple[str, int, str] | None:
+    """(file, line, function) the user wrote for ``frame``, or None.
+
+    A frame of AutoGraph-generated code is mapped back to the user's source line.
+    """
+    filename = frame.f_code.co_filename
+    if not is_generated_file(filename):
+        return filename, frame.f_lineno, frame.f_code.co_name
+    origin = _autograph_source_map().get((filename, frame.f_lineno))
+    if origin is None:
+        return None
+    try:
+        return str(origin[0]), int(origin[1]), str(origin[2])
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def _autograph_source_map() -> dict:
+    """{(generated file, line): (user file, line, function)} of the converted code running."""
+    try:
+        from tensorflow.python.util import tf_stack
+        stack = tf_stack._source_mapper_stacks.get(threading.get_ident())
+        return dict(stack[-1].get_effective_source_map()) if stack else {}
+    except Exception:  # noqa: BLE001 - no map: generated frames stay unmapped
+        log.debug("tfdebug: AutoGraph source map unavailable", exc_info=True)
+        return {}
+
+
+def do_not_convert_instance(obj):
+    """Mark a callable object so AutoGraph calls it as is (``do_not_convert`` for objects)."""
+    try:
+        from tensorflow.python.autograph.impl.api import autograph_artifact
+        autograph_artifact(obj)
+    except Exception:  # noqa: BLE001 - without the mark AutoGraph converts it: still correct
+        log.debug("tfdebug: cannot mark %r as not-to-convert", obj, exc_info=True)
+    return obj
+
+
+def autograph_source_maps(frame) -> list:
+    """The source maps of the converted functions ``frame`` (``converted_call``) was running."""
+    try:
+        local = frame.f_locals
+    except Exception:  # noqa: BLE001 - frames of odd objects have no readable locals
+        return []
+    maps = []
+    for name in ("converted_f", "f", "target_entity"):
+        source_map = getattr(local.get(name), "ag_source_map", None)
+        if isinstance(source_map, dict) and source_map:
+            maps.append(source_map)
+    return maps
+
+
+def autograph_origin(source_maps, filename: str, lineno: int) -> tuple[str, int, str, str] | None:
+    """(user file, line, function, source line) a generated ``filename:lineno`` came from."""
+    for source_map in reversed(source_maps):
+        try:
+            origin = source_map.get((filename, lineno))
+            if origin is not None:
+                return (str(origin.loc.filename), int(origin.loc.lineno), str(origin.function_name),
+                        str(origin.source_code_line or "").strip())
+        except Exception:  # noqa: BLE001 - another layout of OriginInfo: leave the frame unmapped
+            log.debug("tfdebug: unreadable AutoGraph origin", exc_info=True)
+    return None

@@ -1,0 +1,131 @@
+"""Where the user's code is: the line being traced, and the call and lines an error names."""
+from __future__ import annotations
+
+import os
+import re
+
+from .targets import is_tf_function
+from .versions import log
+
+
+def _tf_stack_module():
+    try:
+        from tensorflow.python.util import tf_stack
+    except ImportError:
+        return None
+    return tf_stack if callable(getattr(tf_stack, "extract_stack", None)) else None
+
+
+def traced_user_location() -> tuple[str, int, str] | None:
+    """(file, line, function) of the innermost user line being traced or run.
+
+    While AutoGraph runs converted code, Python frames point into generated files; TF's
+    stack mappers translate them back to the user's source, so that is asked first.
+    """
+    from .. import _frames
+
+    tf_stack = _tf_stack_module()
+    if tf_stack is not None:
+        try:
+            for fs in reversed(tf_stack.extract_stack()):
+                if _frames.is_user_file(fs.filename):
+                    return fs.filename, fs.lineno, fs.name
+        except Exception:  # noqa: BLE001 - fall back to plain frames
+            log.debug("tfdebug: tf_stack.extract_stack failed", exc_info=True)
+    frame = _frames.user_caller(skip=1)
+    if frame is None:
+        return None
+    return frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name
+
+
+def failed_function_call(exc: BaseException):
+    """``(tf_function, args, kwargs)`` of the outermost tf.function call in exc's traceback.
+
+    Nothing is recorded per call: the traceback keeps the frames of the failed call alive,
+    and the frame of ``Function.__call__`` (or TF's traceback-filtering wrapper around it,
+    which survives filtering) holds the function and the very inputs it was called with.
+    Returns None when the error did not come through a tf.function call.
+    """
+    tb = exc.__traceback__
+    while tb is not None:
+        found = _call_in_frame(tb.tb_frame)
+        if found is not None:
+            return found
+        tb = tb.tb_next
+    return None
+
+
+def _call_in_frame(frame):
+    code = frame.f_code
+    if os.sep + "tensorflow" + os.sep not in code.co_filename:
+        return None
+    try:
+        local = frame.f_locals
+    except Exception:  # noqa: BLE001
+        return None
+    if code.co_name == "__call__" and is_tf_function(local.get("self")):
+        return local["self"], tuple(local.get("args", ())), dict(local.get("kwds", {}) or {})
+    if code.co_name == "error_handler":
+        args = local.get("args") or ()
+        if args and is_tf_function(args[0]):
+            return args[0], tuple(args[1:]), dict(local.get("kwargs", {}) or {})
+    return None
+
+
+_FILE_LINE = re.compile(r'File "([^"]+)", line (\d+), in (\S+)')
+
+
+def graph_error_locations(exc: BaseException) -> list[tuple[str, int, str]]:
+    """User (file, line, function) that a graph-mode error names, innermost first.
+
+    AutoGraph rewrites trace-time errors with the user's source lines ("in user code:"),
+    and out-of-scope tensor errors carry the stack where the tensor was defined; both are
+    in the message. The traceback's own user frames come last.
+    """
+    from .. import _frames
+
+    found: list[tuple[str, int, str]] = []
+    metadata = getattr(exc, "ag_error_metadata", None)
+    for fs in reversed(list(getattr(metadata, "translated_stack", None) or [])):
+        filename, lineno, name = getattr(fs, "filename", None), getattr(fs, "lineno", None), \
+            getattr(fs, "function_name", getattr(fs, "name", ""))
+        if _frames.is_user_file(filename) and lineno:
+            found.append((filename, int(lineno), name))
+    try:
+        message = str(exc)
+    except Exception:  # noqa: BLE001 - a broken __str__ gives no locations
+        message = ""
+    for filename, lineno, name in reversed(_FILE_LINE.findall(message)):
+        if _frames.is_user_file(filename) and name != "<module>":
+            found.append((filename, int(lineno), name))
+    tb, frames = exc.__traceback__, []
+    while tb is not None:
+        if _frames.is_user_frame(tb.tb_frame):
+            frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno, tb.tb_frame.f_code.co_name))
+        tb = tb.tb_next
+    found.extend(reversed(frames))
+    unique = []
+    for item in found:
+        if item not in unique:
+            unique.append(item)
+    return unique
+
+
+def op_creation_stack(exc: BaseException) -> list[tuple[str, int, str]]:
+    """(file, line, function) where the graph op that failed at run time was created.
+
+    Graph-mode (Session, ``tf.compat.v1``) errors carry the failing ``op``, whose
+    ``traceback`` is the stack that built it; innermost first. [] when there is none.
+    """
+    op = getattr(exc, "op", None)
+    try:
+        stack = list(getattr(op, "traceback", None) or [])
+    except Exception:  # noqa: BLE001 - an op from another layout gives no stack
+        log.debug("tfdebug: cannot read the op traceback", exc_info=True)
+        return []
+    out = []
+    for frame in reversed(stack[-500:]):
+        filename, lineno = getattr(frame, "filename", None), getattr(frame, "lineno", None)
+        if isinstance(filename, str) and isinstance(lineno, int):
+            out.append((filename, lineno, str(getattr(frame, "name", "") or "")))
+    return out

@@ -1,0 +1,201 @@
+"""What a trace is of: the user's function, its bound object, a key per tf.function.
+
+The trace hook hands over TF's TracingOptions and canonical FunctionType. These helpers
+turn them into plain Python: the user's function and bound object, a key per tf.function
+object, and a neutral description of each argument's TraceType. Every private access
+falls back to a less precise answer instead of raising.
+"""
+from __future__ import annotations
+
+import re
+
+import tensorflow as tf
+
+from .versions import log
+
+
+def is_tf_function(obj) -> bool:
+    """True for a ``tf.function`` object (not a ConcreteFunction, not a plain callable)."""
+    kinds = tuple(getattr(tf.types.experimental, name) for name in
+                  ("PolymorphicFunction", "GenericFunction") if hasattr(tf.types.experimental, name))
+    return bool(kinds) and isinstance(obj, kinds)
+
+
+def _unwrap_decorators(fn):
+    try:
+        from tensorflow.python.util import tf_decorator
+        return tf_decorator.unwrap(fn)[1]
+    except Exception:  # noqa: BLE001 - older layouts: follow __wrapped__ as functools does
+        seen = set()
+        while hasattr(fn, "__wrapped__") and id(fn) not in seen:
+            seen.add(id(fn))
+            fn = fn.__wrapped__
+        return fn
+
+
+def _method_parts(fn):
+    """(function, instance) of a bound method; tf.function binds through a weak target."""
+    import types
+
+    if not isinstance(fn, types.MethodType):
+        return fn, None
+    target = fn.__self__
+    try:
+        from tensorflow.python.eager.polymorphic_function.tf_method_target import TfMethodTarget
+        if isinstance(target, TfMethodTarget):
+            target = target.target
+    except ImportError:
+        pass
+    return fn.__func__, target
+
+
+def _data_function(fn):
+    """The user's function inside a tf.data wrapper (``Dataset.map(fn)``), or None."""
+    if "StructuredFunctionWrapper" not in getattr(fn, "__qualname__", ""):
+        return None
+    try:
+        from tensorflow.python.data.ops.structured_function import StructuredFunctionWrapper
+    except ImportError:
+        return None
+    wrapper = _closure_value(fn, lambda value: isinstance(value, StructuredFunctionWrapper))
+    return getattr(wrapper, "_func", None)
+
+
+def _replica_function(fn):
+    """The user's tf.function that ``strategy.run`` re-wrapped to run on each replica."""
+    if not getattr(fn, "__qualname__", "").endswith("call_for_each_replica.<locals>.wrapped_fn"):
+        return None
+    function = _closure_value(fn, is_tf_function)
+    return function.python_function if function is not None else None
+
+
+def _closure_value(fn, wanted):
+    """The first value captured by ``fn``'s closure for which ``wanted(value)``, or None."""
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if wanted(value):
+            return value
+    return None
+
+
+def traced_target(tracing_options) -> tuple[object, object, str]:
+    """(function, bound instance or None, kind) of a trace.
+
+    kind is "function", "data" (a tf.data function) or "replica" (a tf.function that
+    ``strategy.run`` runs on each replica). The function is the user's own Python function,
+    with tf.function's, AutoGraph's, tf.data's and tf.distribute's wrappers removed, so its
+    ``__code__`` is the source the user wrote.
+    """
+    fn = _unwrap_decorators(getattr(tracing_options, "python_function", None))
+    kind = "function"
+    inner = _data_function(fn)
+    if inner is not None:
+        fn, kind = _unwrap_decorators(inner), "data"
+    else:
+        inner = _replica_function(fn)
+        if inner is not None:
+            fn, kind = _unwrap_decorators(inner), "replica"
+    fn, instance = _method_parts(fn)
+    return fn, instance, kind
+
+
+def is_internal_function(fn) -> bool:
+    """True for TensorFlow's own bookkeeping functions (variable initializers, ...)."""
+    module = getattr(fn, "__module__", None) or ""
+    return module.startswith("tensorflow.python.eager")
+
+
+def trace_scope(tracing_options) -> str:
+    """The variable scope of a trace: "VARIABLE_CREATION", "NO_VARIABLE_CREATION" or ""."""
+    scope = getattr(tracing_options, "scope_type", None)
+    return getattr(scope, "name", "") or ""
+
+
+def tf_function_key(tracing_options):
+    """A hashable key per tf.function object that does not keep the object alive."""
+    import weakref
+
+    captures = getattr(tracing_options, "function_captures", None)
+    if captures is not None:
+        try:
+            return weakref.ref(captures)
+        except TypeError:
+            pass
+    return ("cache", id(getattr(tracing_options, "function_cache", None)))
+
+
+_SPEC_NOISE = re.compile(r"TensorSpec\(shape=(\([^)]*\)|<unknown>), dtype=tf\.(\w+), name=None\)")
+
+
+def _short_spec(match) -> str:
+    return f"{match.group(2)} {match.group(1)}"
+
+
+def describe_trace_type(trace_type):
+    """A TraceType as plain tuples, so callers never touch TF's type classes:
+
+    ("tensor", shape tuple or None, dtype name), ("value", python value),
+    ("object", type name, weakref or None, id), ("tuple" | "list", [items]),
+    ("namedtuple", type name, [(field, item)]), ("dict", [(key, item)]),
+    ("replicated", type name, count, item) for per-replica values whose replicas agree,
+    ("spec", text) for anything else.
+    """
+    try:
+        from tensorflow.core.function.trace_type import default_types as dt
+    except ImportError:  # pragma: no cover - layout change: compare by text only
+        return ("spec", str(trace_type))
+    try:
+        if isinstance(trace_type, tf.TensorSpec):
+            shape = trace_type.shape
+            dims = None if shape.rank is None else tuple(shape.as_list())
+            return ("tensor", dims, trace_type.dtype.name)
+        if isinstance(trace_type, tf.TypeSpec):
+            # tf.distribute values (PerReplicaSpec, ...) hold one spec per replica.
+            parts = getattr(trace_type, "_component_specs", None)
+            if (isinstance(parts, (tuple, list)) and len(parts) > 1
+                    and all(isinstance(p, tf.TensorSpec) and p == parts[0] for p in parts)):
+                return ("replicated", type(trace_type).__name__.removesuffix("Spec"),
+                        len(parts), describe_trace_type(parts[0]))
+            return ("spec", _SPEC_NOISE.sub(_short_spec, str(trace_type)))
+        if isinstance(trace_type, dt.Literal):
+            value = trace_type.value
+            if isinstance(value, type) and value.__name__ == "NanMarker":
+                value = float("nan")
+            return ("value", value)
+        if isinstance(trace_type, dt.Weakref):
+            ref = trace_type._ref
+            obj = ref()
+            return ("object", type(obj).__name__ if obj is not None else "object", ref, id(obj))
+        if isinstance(trace_type, dt.NamedTuple):
+            items = [describe_trace_type(c) for c in trace_type.attributes.components]
+            return ("namedtuple", trace_type.type_name, list(zip(trace_type.attribute_names, items)))
+        if isinstance(trace_type, dt.Attrs):
+            named = trace_type.named_attributes
+            items = [describe_trace_type(c) for c in named.attributes.components]
+            return ("namedtuple", named.type_name, list(zip(named.attribute_names, items)))
+        if isinstance(trace_type, dt.List):
+            return ("list", [describe_trace_type(c) for c in trace_type.components_tuple.components])
+        if isinstance(trace_type, dt.Tuple):
+            return ("tuple", [describe_trace_type(c) for c in trace_type.components])
+        if isinstance(trace_type, dt.Dict):
+            return ("dict", [(k, describe_trace_type(v)) for k, v in trace_type.mapping.items()])
+    except Exception:  # noqa: BLE001 - an unexpected layout degrades to text
+        log.debug("tfdebug: cannot describe trace type %r", trace_type, exc_info=True)
+    return ("spec", str(trace_type))
+
+
+def function_target(obj) -> tuple[object, object, object]:
+    """(Python function, bound instance, tf.function key or None) for what a user names:
+    a tf.function (also one bound to an object), a method, or a plain function."""
+    key = None
+    if is_tf_function(obj):
+        captures = getattr(obj, "_function_captures", None)
+        if captures is not None:
+            import weakref
+            key = weakref.ref(captures)
+        obj = getattr(obj, "python_function", obj)
+    fn, instance = _method_parts(_unwrap_decorators(obj))
+    return fn, instance, key

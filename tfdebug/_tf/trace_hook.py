@@ -1,0 +1,225 @@
+"""The hook points around tracing: the trace hook and scope-private trace caches.
+
+Every tf.function trace (tf.function, Keras train/predict functions, tf.data functions,
+get_concrete_function) goes through tracing_compilation._create_concrete_function in
+TF 2.15+. We replace that module attribute with a wrapper that calls one callback
+around the real call; tracing.py multiplexes that callback to its subscribers.
+print_to_tfprint() gives each tf.function a scope-private trace cache, so the graphs it
+builds (with print ops) are never seen by calls made after the scope.
+"""
+from __future__ import annotations
+
+import os
+import threading
+
+import tensorflow as tf
+
+from . import versions
+from .versions import log, warn_once
+
+
+def _tracing_module():
+    try:
+        from tensorflow.python.eager.polymorphic_function import tracing_compilation
+    except ImportError:
+        return None
+    if not callable(getattr(tracing_compilation, "_create_concrete_function", None)):
+        return None
+    return tracing_compilation
+
+
+_hook_lock = threading.Lock()
+_original_create = None
+
+
+class HookRefusal(Exception):
+    """Raised around a trace by tfdebug on purpose (``trace_logger(max_traces=...)``,
+    ``side_effect_guard(action="raise")``): it reaches the user, never absorbed."""
+
+
+def trace_hook_available() -> bool:
+    return _tracing_module() is not None
+
+
+def install_trace_hook(around_trace) -> bool:
+    """Route every trace through ``around_trace(trace_call, function_type, tracing_options)``.
+
+    ``around_trace`` must call ``trace_call()`` exactly once and return its result.
+    Returns False (after a one-time warning) when this TensorFlow has no hook point.
+    """
+    global _original_create
+    module = _tracing_module()
+    version = ".".join(map(str, versions.tf_version()))
+    if module is None:
+        warn_once("trace-hook", f"tfdebug: trace hooks unavailable on TensorFlow {version}; "
+                                "tracing is not observed.")
+        return False
+    if not versions.version_supported():
+        warn_once("trace-hook-version", f"tfdebug: TensorFlow {version} is not a supported "
+                  "version (2.16-2.21); trace hooks are installed but may misbehave.")
+    with _hook_lock:
+        if _original_create is not None:
+            return True
+        _hide_own_frames()
+        original = module._create_concrete_function
+
+        def _create_concrete_function(function_type, type_context, func_graph, tracing_options):
+            traced = []
+
+            def trace_call():
+                traced.append(True)
+                return original(function_type, type_context, func_graph, tracing_options)
+            try:
+                return around_trace(trace_call, function_type, tracing_options)
+            except Exception as exc:
+                if traced or isinstance(exc, HookRefusal):
+                    raise  # the trace's own error, or tfdebug refusing it on purpose
+                # a tfdebug bug before the trace began: trace as if tfdebug were not there
+                log.debug("tfdebug: the trace hook failed; tracing without it", exc_info=True)
+                return original(function_type, type_context, func_graph, tracing_options)
+
+        _create_concrete_function.__wrapped__ = original
+        module._create_concrete_function = _create_concrete_function
+        _original_create = original
+    return True
+
+
+def _hide_own_frames() -> None:
+    """Let TF's traceback filter drop tfdebug's hook frames from the user's tracebacks.
+
+    TF re-raises errors of tf.function calls with frames under its excluded paths removed;
+    adding tfdebug's folder there hides the wrapper frames the trace hook adds.
+    """
+    try:
+        from tensorflow.python.util import traceback_utils
+    except ImportError:
+        return
+    paths = getattr(traceback_utils, "_EXCLUDED_PATHS", None)
+    own = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # tfdebug/
+    if isinstance(paths, tuple) and own not in paths:
+        traceback_utils._EXCLUDED_PATHS = paths + (own,)
+
+
+def uninstall_trace_hook() -> None:
+    global _original_create
+    module = _tracing_module()
+    with _hook_lock:
+        if module is None or _original_create is None:
+            return
+        module._create_concrete_function = _original_create
+        _original_create = None
+
+
+def trace_hook_installed() -> bool:
+    module = _tracing_module()
+    return module is not None and hasattr(module._create_concrete_function, "__wrapped__")
+
+
+def traced_python_function(tracing_options):
+    """The user's Python function being traced (unwrapped from decorators TF adds)."""
+    fn = getattr(tracing_options, "python_function", None)
+    return getattr(fn, "__wrapped__", fn) if fn is not None else None
+
+
+def trace_parameters(function_type) -> list[tuple[str, object]]:
+    """(name, TraceType) per parameter of a canonicalized function type."""
+    try:
+        return [(p.name, p.type_constraint) for p in function_type.parameters.values()]
+    except AttributeError:
+        return []
+
+
+def evict_concrete(function_cache, concrete) -> bool:
+    """Drop ``concrete`` from a tf.function's cache, so the next call traces afresh.
+
+    Used when a trace baked in ops that must not outlive a tfdebug scope. FunctionCache
+    keys entries by (context, function_type); the context is not visible to the trace
+    hook, so the entry is found by identity.
+    """
+    primary = getattr(function_cache, "_primary", None)
+    if primary is None or not hasattr(function_cache, "delete"):
+        warn_once("evict", f"tfdebug: cannot drop probed traces on TensorFlow {tf.__version__};"
+                           " functions traced inside shape_probe() keep their probe ops.")
+        return False
+    for (context, function_type), value in list(primary.items()):
+        if value is concrete:
+            return bool(function_cache.delete(function_type, context))
+    return False
+
+
+def trace_uses_xla(tracing_options) -> bool:
+    """True when the function being traced is compiled with XLA (no Python ops inside)."""
+    attributes = getattr(tracing_options, "attributes", None) or {}
+    return bool(attributes.get("_XlaMustCompile", False))
+
+
+_redirect_lock = threading.Lock()
+_redirect_depth = 0
+_redirect_original = None
+_shadow_options: dict = {}  # id(TracingOptions) -> (original options, shadow options)
+
+
+def _shadow(tracing_options):
+    """The scope-private copy of ``tracing_options``: same function, fresh trace cache."""
+    import dataclasses
+
+    key = id(tracing_options)
+    entry = _shadow_options.get(key)
+    if entry is not None and entry[0] is tracing_options:
+        return entry[1]
+    from tensorflow.core.function.polymorphism import function_cache as function_cache_lib
+    shadow = dataclasses.replace(tracing_options,
+                                 function_cache=function_cache_lib.FunctionCache())
+    _shadow_options[key] = (tracing_options, shadow)
+    return shadow
+
+
+def redirect_trace_caches() -> bool:
+    """Until ``restore_trace_caches()``, every tf.function looks up and stores its traces in
+    a private cache: it traces afresh on its first call, and the traces made meanwhile are
+    dropped afterwards (calls after the restore use the function's own cache, untouched).
+    Nests by count. Returns False when this TensorFlow has no hook point.
+    """
+    global _redirect_depth, _redirect_original
+    module = _tracing_module()
+    if module is None or not callable(getattr(module, "trace_function", None)):
+        warn_once("trace-cache", f"tfdebug: traces cannot be scoped on TensorFlow "
+                                 f"{tf.__version__}; functions traced inside keep their prints.")
+        return False
+    with _redirect_lock:
+        _redirect_depth += 1
+        if _redirect_depth > 1:
+            return True
+        original = module.trace_function
+
+        def trace_function(args=None, kwargs=None, tracing_options=None):
+            if tracing_options is not None and tracing_options.function_cache is not None:
+                with _redirect_lock:
+                    if _redirect_depth:
+                        tracing_options = _shadow(tracing_options)
+            return original(args=args, kwargs=kwargs, tracing_options=tracing_options)
+
+        trace_function.__wrapped__ = original
+        module.trace_function = trace_function
+        _redirect_original = original
+    return True
+
+
+def restore_trace_caches() -> None:
+    """Undo one ``redirect_trace_caches()``; the last one drops every private cache."""
+    global _redirect_depth, _redirect_original
+    module = _tracing_module()
+    with _redirect_lock:
+        if _redirect_depth == 0:
+            return
+        _redirect_depth -= 1
+        if _redirect_depth:
+            return
+        if module is not None and _redirect_original is not None:
+            module.trace_function = _redirect_original
+        _redirect_original = None
+        _shadow_options.clear()
+
+
+def trace_caches_redirected() -> bool:
+    return _redirect_depth > 0
