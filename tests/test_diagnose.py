@@ -10,6 +10,7 @@ import tensorflow as tf
 from hypothesis import HealthCheck, given, settings, strategies as st
 from tensorflow.python.framework import errors_impl
 
+from conftest import raised_by
 from tfdebug import diagnose as diagnose_fn
 from tfdebug.diagnose import Diagnosis, extract, safe_str, short_message
 
@@ -23,14 +24,6 @@ def _line_of(fn, marker):
         if marker in text:
             return start + offset
     raise AssertionError(marker)
-
-
-def _raise(fn, *args):
-    try:
-        fn(*args)
-    except Exception as exc:  # noqa: BLE001
-        return exc
-    raise AssertionError("did not raise")
 
 
 # -- real errors ------------------------------------------------------------------------------
@@ -77,7 +70,7 @@ def _user_error(x):
 
 
 def test_list_append_in_graph_loop_blames_the_append_not_the_use():
-    exc = _raise(_append_in_loop, tf.constant(3))
+    exc = raised_by(_append_in_loop, tf.constant(3))
     d = diagnose_fn(exc)
     assert isinstance(d, Diagnosis)
     assert d.recipe.category == "out-of-scope-tensor"
@@ -93,7 +86,7 @@ def test_list_append_in_graph_loop_blames_the_append_not_the_use():
     (_numpy, (tf.constant(1.0),), "<- numpy", "TFD140"),
 ])
 def test_recipe_and_line(fn, args, marker, recipe):
-    d = diagnose_fn(_raise(fn, *args))
+    d = diagnose_fn(raised_by(fn, *args))
     assert d.recipe.id == recipe
     assert d.line == _line_of(fn.python_function, marker)
     assert d.function == fn.python_function.__name__
@@ -102,7 +95,7 @@ def test_recipe_and_line(fn, args, marker, recipe):
 
 
 def test_extract_reads_autograph_frames_and_the_chain():
-    exc = _raise(_truthy, tf.constant(2))
+    exc = raised_by(_truthy, tf.constant(2))
     extracted = extract(exc)
     assert extracted.chain[0] is exc
     assert "ValueError" in extracted.class_names[0]
@@ -111,19 +104,19 @@ def test_extract_reads_autograph_frames_and_the_chain():
 
 
 def test_user_exception_gets_no_recipe_but_is_located():
-    exc = _raise(_user_error, tf.constant(1))
+    exc = raised_by(_user_error, tf.constant(1))
     assert diagnose_fn(exc) is None
     locations = [loc for locs in extract(exc).locations for loc in locs]
     assert locations[0].line == _line_of(_user_error.python_function, "<- user")
 
 
 def test_no_error_recipe_for_plain_python_errors():
-    assert diagnose_fn(_raise(lambda: {}["missing"])) is None
+    assert diagnose_fn(raised_by(lambda: {}["missing"])) is None
     assert diagnose_fn(KeyboardInterrupt()) is None
 
 
 def test_short_message_drops_autograph_frames():
-    exc = _raise(_truthy, tf.constant(2))
+    exc = raised_by(_truthy, tf.constant(2))
     assert short_message(str(exc)).startswith("condition of if statement expected")
 
 
@@ -159,7 +152,7 @@ def test_internal_failure_returns_none_and_logs(monkeypatch, caplog):
         raise RuntimeError("tfdebug bug")
 
     monkeypatch.setattr(module, "extract", boom)
-    exc = _raise(_truthy, tf.constant(2))
+    exc = raised_by(_truthy, tf.constant(2))
     with caplog.at_level("DEBUG", logger="tfdebug"):
         assert diagnose_fn(exc) is None
     assert "diagnosis failed" in caplog.text

@@ -12,7 +12,7 @@ import os
 import pytest
 import tensorflow as tf
 
-from conftest import ROOT, run_cases, run_tfdebug
+from conftest import ROOT, raised_by, run_cases, run_tfdebug
 
 from tfdebug import lint
 diagnose_module = importlib.import_module("tfdebug.diagnose")
@@ -62,14 +62,6 @@ def test_held_out_graph_failure_is_never_silent(case, results):
 
 # -- in-process: each layer on its own ------------------------------------------------------
 
-def _raise(fn, *args):
-    try:
-        fn(*args)
-    except Exception as exc:  # noqa: BLE001
-        return exc
-    raise AssertionError("no error")
-
-
 @tf.function
 def _loop_dtype(n):
     total = tf.constant(0)
@@ -97,7 +89,7 @@ def _line(fn, marker):
 
 @pytest.mark.smoke
 def test_generic_diagnosis_has_no_recipe_and_says_so():
-    exc = _raise(_loop_dtype, tf.constant(3))
+    exc = raised_by(_loop_dtype, tf.constant(3))
     d = diagnose(exc)
     assert d.generic and d.recipe is None and d.layer == "generic"
     assert d.category == "loop-var-shape"  # AutoGraph's loop check raised it
@@ -112,7 +104,7 @@ def test_generic_diagnosis_has_no_recipe_and_says_so():
 
 @pytest.mark.smoke
 def test_named_variable_blames_its_assignment_with_tensorflows_line_as_context():
-    exc = _raise(_loop_dtype, tf.constant(3))
+    exc = raised_by(_loop_dtype, tf.constant(3))
     d = diagnose(exc)
     assert d.line == _line(_loop_dtype, "<- cause")
     assert d.symptom is not None and d.symptom.line == _line(_loop_dtype, "for i in")
@@ -121,7 +113,7 @@ def test_named_variable_blames_its_assignment_with_tensorflows_line_as_context()
 
 @pytest.mark.smoke
 def test_construct_at_the_line_decides_when_the_message_is_unknown():
-    exc = _raise(_numpy, tf.constant(1.0))
+    exc = raised_by(_numpy, tf.constant(1.0))
     assert diagnose(exc).recipe.id == "TFD140"  # layer (a): the message family
     # The same real error as a TensorFlow version that words it differently would raise it.
     exc.args = ("a message no recipe has seen",)
@@ -145,8 +137,8 @@ def test_findings_at_asks_the_linter_about_one_line():
 
 @pytest.mark.smoke
 def test_users_own_errors_and_errors_without_tensorflow_get_nothing():
-    assert diagnose(_raise(lambda: {}["missing"])) is None
-    assert diagnose(_raise(_own_error, tf.constant(1))) is None
+    assert diagnose(raised_by(lambda: {}["missing"])) is None
+    assert diagnose(raised_by(_own_error, tf.constant(1))) is None
 
 
 @pytest.mark.smoke
@@ -156,7 +148,7 @@ def test_a_tensorflow_error_no_recipe_knows_is_generic_at_the_user_line():
         ta = ta.write(0, tf.constant([1.0, 2.0]))
         return ta.write(1, tf.constant([1.0, 2.0, 3.0]))  # <- ta
 
-    exc = _raise(tf.function(build))
+    exc = raised_by(tf.function(build))
     d = diagnose(exc)
     assert d is not None and d.generic and d.category is None
     import inspect
@@ -188,7 +180,7 @@ def _fill_cache(x, cache):
 @pytest.mark.smoke
 def test_an_argument_tensorflow_names_as_modified_is_blamed_where_it_is_changed():
     # func_graph names the parameter; the cause is the item assignment, not the call
-    exc = _raise(_fill_cache, tf.constant(1.0), {})
+    exc = raised_by(_fill_cache, tf.constant(1.0), {})
     d = diagnose(exc)
     assert d is not None and d.category == "trace-time-side-effect"
     assert d.line == _line(_fill_cache, "<- mutated argument")

@@ -291,12 +291,7 @@ def extract(exc: BaseException) -> Extracted:
     first = next((locs[0] for locs in locations if locs), None)
     tags = _context_tags(chain, messages, frames_by_exc, first)
     tags |= _line_tags(first)
-    files = []
-    for locs in locations:
-        for loc in locs:
-            if loc.file not in files:
-                files.append(loc.file)
-    tags |= _file_tags(files[:8])
+    tags |= _file_tags(_files_of(locations)[:8])
     if keras_call_tf_function(frames_by_exc.get(id(exc), ())) is not None:
         tags.add("keras-call-tf-function")
     site, user_raised = _raise_site(chain, frames_by_exc)
@@ -304,6 +299,20 @@ def extract(exc: BaseException) -> Extracted:
                      messages=messages, locations=locations, tags=frozenset(tags),
                      raise_site=site, user_raised=user_raised,
                      graph=_library_involved(chain, frames_by_exc))
+
+
+def _files_of(locations) -> list[str]:
+    files = []
+    for locs in locations:
+        for loc in locs:
+            if loc.file not in files:
+                files.append(loc.file)
+    return files
+
+
+def user_files(extracted: Extracted) -> list[str]:
+    """The user files of ``extracted``'s locations, in the order they are first named."""
+    return _files_of(extracted.locations)
 
 
 # -- where TensorFlow raised it ------------------------------------------------------------

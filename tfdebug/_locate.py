@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import re
 
-from ._extract import Location, is_user, keras_call_tf_function
+from ._extract import Location, is_user, keras_call_tf_function, user_files
 from ._source import (calls_in, constructor_binding, dotted_tail, enclosing_function, first_call,
                       inside_loop, line_nodes, module_tree, parents_of, source_index,
                       statement_at)
@@ -55,18 +55,42 @@ def _locate_set_seed(extracted, location, frames):
     return Location(location.file, min(n.lineno for n in calls), location.function)
 
 
+def _unwrapped(obj):
+    obj = getattr(obj, "python_function", obj)  # a tf.function
+    return getattr(obj, "__wrapped__", obj)
+
+
 def _user_function_named(name: str, frames):
-    """The user's Python function called ``name``, looked up in the failing frames' scopes."""
+    """The user's Python function called ``name``: looked up by name in the user frames'
+    scopes, else among the values the failing frames hold (the traced function TensorFlow's
+    own frames were given, wherever the user defined it)."""
     short = name.rsplit(".", 1)[-1]
     for frame, _ in reversed(frames):
         if not is_user(frame.f_code.co_filename):
             continue
         for scope in (frame.f_locals, frame.f_globals):
-            obj = scope.get(short)
-            obj = getattr(obj, "python_function", obj)
-            obj = getattr(obj, "__wrapped__", obj)
+            obj = _unwrapped(scope.get(short))
             if getattr(obj, "__code__", None) is not None:
                 return obj
+    for frame, _ in reversed(frames[-200:]):
+        for value in list(frame.f_locals.values())[:50]:
+            obj = _unwrapped(value)
+            code = getattr(obj, "__code__", None)
+            if code is not None and code.co_name == short and is_user(code.co_filename):
+                return obj
+    return None
+
+
+def _def_of(fn):
+    """The ``def`` node of the user function ``fn`` in its file's tree, or None."""
+    code = fn.__code__
+    tree = module_tree(code.co_filename)
+    if tree is None:
+        return None
+    for node in source_index(tree).functions:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == code.co_name \
+                and node.lineno <= code.co_firstlineno + 20 and (node.end_lineno or 0) >= code.co_firstlineno:
+            return node
     return None
 
 
@@ -76,18 +100,10 @@ def _first_in_named_function(extracted, frames, wanted):
     for message in extracted.messages:
         for name in _NAMED_FUNCTION.findall(message[:4096]):
             fn = _user_function_named(name, frames)
-            if fn is None:
-                continue
-            code = fn.__code__
-            tree = module_tree(code.co_filename)
-            if tree is None:
-                continue
-            for node in ast.walk(tree):
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == code.co_name \
-                        and node.lineno <= code.co_firstlineno + 20 and (node.end_lineno or 0) >= code.co_firstlineno:
-                    hits = [n for n in ast.walk(node) if wanted(n)]
-                    if hits:
-                        return Location(code.co_filename, min(n.lineno for n in hits), node.name)
+            node = _def_of(fn) if fn is not None else None
+            hits = [n for n in ast.walk(node) if wanted(n)] if node is not None else []
+            if hits:
+                return Location(fn.__code__.co_filename, min(n.lineno for n in hits), node.name)
     return None
 
 
@@ -99,15 +115,6 @@ def _locate_yield(extracted, location, frames):
 def _locate_return_value(extracted, location, frames):
     return _first_in_named_function(extracted, frames,
                                     lambda n: isinstance(n, ast.Return) and n.value is not None)
-
-
-def user_files(extracted) -> list[str]:
-    files = []
-    for locs in extracted.locations:
-        for loc in locs:
-            if loc.file not in files:
-                files.append(loc.file)
-    return files
 
 
 def _locate_py_function(extracted, location, frames):
@@ -208,25 +215,32 @@ _COMPOUND = {"loop": (ast.For, ast.While, ast.AsyncFor), "before-loop": (ast.For
              "branch": (ast.If,)}
 
 
-def cause_of_named(messages, location: Location | None) -> Location | None:
+def cause_of_named(extracted, location: Location | None, frames=()) -> Location | None:
     """The assignment of the variable TensorFlow's message names that causes the error.
 
     ``location`` is TensorFlow's user line (the ``for``/``while``/``if`` AutoGraph blames, or a
-    line inside it); the answer is in the same function. None when nothing fits.
+    line inside it); the answer is in the same function. A function TensorFlow names by its
+    name alone (a modified argument) is the one the failing frames hold, else a def of that
+    name in a user file of the traceback: the blamed call may sit in another module than the
+    function. None when nothing fits.
     """
+    for message in extracted.messages:
+        modified = _MODIFIED_ARGUMENTS.search(message[:20000])
+        if modified:
+            names = {n.strip() for n in modified.group(2).split(",") if n.strip()}
+            name = modified.group(1).rsplit(".", 1)[-1]
+            fn = _user_function_named(name, frames)
+            files = ([fn.__code__.co_filename] if fn is not None else []) + user_files(extracted)[:8]
+            return _mutation_of(list(dict.fromkeys(files)), name, names)
     if location is None:
         return None
     tree = module_tree(location.file)
     if tree is None:
         return None
-    for message in messages:
+    for message in extracted.messages:
         head = message[:20000]
         if _WHILE_BODY_CHANGES.search(head):
             return _while_loop_body(tree, location)
-        modified = _MODIFIED_ARGUMENTS.search(head)
-        if modified:
-            names = {n.strip() for n in modified.group(2).split(",") if n.strip()}
-            return _mutation_of(tree, location.file, modified.group(1).rsplit(".", 1)[-1], names)
         for pattern, where, branch in _NAMED_VARIABLE:
             match = pattern.search(head)
             if match is None:
@@ -318,9 +332,19 @@ def _while_loop_body(tree, location: Location) -> Location | None:
     return None
 
 
-def _mutation_of(tree, file: str, function: str, names: set[str]) -> Location | None:
-    """The first statement of def ``function`` that changes one of ``names`` in place
-    (``names.append(...)``, ``names[k] = ...``, ``del names[k]``)."""
+def _mutation_of(files, function: str, names: set[str]) -> Location | None:
+    """The first statement of def ``function`` (in the first of ``files`` defining it that
+    changes them) that changes one of ``names`` in place (``names.append(...)``,
+    ``names[k] = ...``, ``del names[k]``)."""
+    for file in files:
+        tree = module_tree(file)
+        found = _mutation_in(tree, file, function, names) if tree is not None else None
+        if found is not None:
+            return found
+    return None
+
+
+def _mutation_in(tree, file: str, function: str, names: set[str]) -> Location | None:
     for node in source_index(tree).functions:
         if getattr(node, "name", None) != function:
             continue

@@ -175,7 +175,7 @@ def _diagnose(exc: BaseException) -> Diagnosis | None:
     if recipe is not None and recipe.blame in _LOCATORS:
         moved = _run_locator(recipe.blame, extracted, location, exc)
     if moved is None:
-        moved = cause_of_named(extracted.messages, location)
+        moved = cause_of_named(extracted, location, tb_frames(exc))
     symptom = location if moved is not None and moved != location else None
     location = moved or location
     file = location.file if location else None
