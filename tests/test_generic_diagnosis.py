@@ -83,7 +83,7 @@ def _own_error(x):
 def _line(fn, marker):
     import inspect
 
-    lines, first = inspect.getsourcelines(fn.python_function)
+    lines, first = inspect.getsourcelines(getattr(fn, "python_function", fn))
     return first + next(i for i, text in enumerate(lines) if marker in text)
 
 
@@ -184,3 +184,51 @@ def test_an_argument_tensorflow_names_as_modified_is_blamed_where_it_is_changed(
     d = diagnose(exc)
     assert d is not None and d.category == "trace-time-side-effect"
     assert d.line == _line(_fill_cache, "<- mutated argument")
+
+
+# -- the function or the op's stack TensorFlow names ----------------------------------------
+
+class _Sample:
+    def __init__(self, x):
+        self.x = x
+
+
+def _to_sample(x):
+    return _Sample(x)  # <- returned object
+
+
+def _lambda_pipeline():
+    return tf.data.Dataset.range(3).map(
+        lambda x: _Sample(x))  # <- lambda body
+
+
+def test_map_function_returning_an_object_is_blamed_at_its_return():
+    # The message names no function: the one tf.data's frames were tracing is blamed.
+    d = diagnose(raised_by(lambda: tf.data.Dataset.range(3).map(_to_sample)))
+    assert d.recipe.id == "TFD147" and d.category == "data-pipeline"
+    assert (d.file, d.line) == (__file__, _line(_to_sample, "<- returned object"))
+    d = diagnose(raised_by(_lambda_pipeline))
+    assert d.recipe.id == "TFD147"
+    assert (d.file, d.line) == (__file__, _line(_lambda_pipeline, "<- lambda body"))
+
+
+def test_xla_compile_error_is_blamed_at_the_op_its_message_says_was_created(tmp_path):
+    # XLA's "The op is created at:" stack drops the prefix its file names share: a plain
+    # `python script.py` run, with the op built in a helper module of another folder.
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "helper.py").write_text(
+        "import tensorflow as tf\n\ndef describe(t):\n    return tf.strings.format('total={}', t)\n")
+    script = tmp_path / "main.py"
+    script.write_text(
+        "import sys, os\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), 'lib'))\n"
+        "import tensorflow as tf\nimport tfdebug\nfrom helper import describe\n\n"
+        "@tf.function(jit_compile=True)\ndef f(x):\n    return describe(tf.reduce_sum(x))\n\n"
+        "try:\n    f(tf.constant([1.0]))\nexcept Exception as exc:\n"
+        "    assert 'The op is created at' in str(exc), str(exc)\n"
+        "    d = tfdebug.diagnose(exc)\n    print('DIAGNOSIS', d.recipe.id, d.file, d.line)\n")
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+    line = next(t for t in proc.stdout.splitlines() if t.startswith("DIAGNOSIS"))
+    assert line.split()[1:] == ["TFD183", str(tmp_path / "lib" / "helper.py"), "4"], proc.stderr[-2000:]

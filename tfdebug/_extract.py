@@ -235,18 +235,36 @@ def tb_frames(exc: BaseException) -> list[tuple[object, int]]:
     return out
 
 
-def _message_locations(message: str) -> list[Location]:
+# Where a message lists the stack that built the failing op: AutoGraph's block, the Python
+# op-definition stacks, and the C++ runtime's (XLA's compile errors among them) "The op is
+# created at:", whose file names lose the prefix they share (a leading "/" at least).
+_STACK_MARKERS = ("in user code:", "defined at (most recent call last):", "was defined here:",
+                  "The op is created at:")
+
+
+def _message_locations(message: str, known_files=()) -> list[Location]:
     """User frames named in the message: AutoGraph's block, op-definition stacks; innermost first."""
     found = []
-    for marker in ("in user code:", "defined at (most recent call last):", "was defined here:"):
+    for marker in _STACK_MARKERS:
         start = message.find(marker)
         if start < 0:
             continue
         block = message[start:start + 200_000]
         for filename, lineno, name in reversed(_FILE_LINE.findall(block)):
+            filename = _full_path(filename, known_files)
             if is_user(filename):
                 found.append(Location(filename, int(lineno), name))
     return found
+
+
+def _full_path(filename: str, known_files) -> str:
+    """``filename`` as the traceback knows it, when a message cut a shared prefix off it."""
+    if filename.startswith("<") or os.path.isabs(filename) or os.path.exists(filename):
+        return filename
+    if os.path.exists(os.sep + filename):
+        return os.sep + filename
+    tail = os.sep + filename
+    return next((known for known in known_files if known.endswith(tail)), filename)
 
 
 def _autograph_locations(exc: BaseException) -> list[Location]:
@@ -267,7 +285,8 @@ def _op_locations(exc: BaseException) -> list[Location]:
 
 
 def _locations(exc: BaseException, message: str, frames) -> list[Location]:
-    found = _autograph_locations(exc) + _message_locations(message) + _op_locations(exc)
+    known_files = [frame.f_code.co_filename for frame, _ in frames[-200:]]
+    found = _autograph_locations(exc) + _message_locations(message, known_files) + _op_locations(exc)
     # A module-level line in AutoGraph's block is the call, never better than a function's.
     found = [loc for loc in found if loc.function != "<module>"] + \
             [loc for loc in found if loc.function == "<module>"]

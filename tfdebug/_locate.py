@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import re
 
-from ._extract import Location, is_user, keras_call_tf_function, user_files
+from ._extract import Location, is_user, keras_call_tf_function, library_module, user_files
 from ._source import (calls_in, constructor_binding, dotted_tail, enclosing_function, first_call,
                       inside_loop, line_nodes, module_tree, parents_of, source_index,
                       statement_at)
@@ -88,22 +88,59 @@ def _def_of(fn):
     if tree is None:
         return None
     for node in source_index(tree).functions:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == code.co_name \
-                and node.lineno <= code.co_firstlineno + 20 and (node.end_lineno or 0) >= code.co_firstlineno:
+        if isinstance(node, ast.Lambda):
+            if code.co_name == "<lambda>" and node.lineno == code.co_firstlineno:
+                return node
+        elif node.name == code.co_name and node.lineno <= code.co_firstlineno + 20 \
+                and (node.end_lineno or 0) >= code.co_firstlineno:
             return node
     return None
 
 
-def _first_in_named_function(extracted, frames, wanted):
-    """The first node ``wanted(node)`` accepts in the user function the message names
-    (``<function f at 0x...>``): for errors raised after tracing, with no user frame."""
+def _function_given_to_library(frames):
+    """The user function that TensorFlow's frames below the innermost user frame were given
+    (``Dataset.map(parse)``'s ``parse``): what they were tracing when they raised."""
+    users = [i for i, (frame, _) in enumerate(frames) if is_user(frame.f_code.co_filename)]
+    below = frames[users[-1] + 1:] if users else frames
+    for frame, _ in reversed(below[-200:]):
+        if not library_module(frame.f_code.co_filename):
+            continue
+        for value in list(frame.f_locals.values())[:50]:
+            obj = _unwrapped(value)
+            code = getattr(obj, "__code__", None)
+            if code is not None and code.co_name != "<module>" and is_user(code.co_filename):
+                return obj
+    return None
+
+
+def _named_functions(extracted, frames):
+    """The user functions the message names (``<function f at 0x...>``), else the one the
+    failing TensorFlow frames were given."""
     for message in extracted.messages:
         for name in _NAMED_FUNCTION.findall(message[:4096]):
             fn = _user_function_named(name, frames)
-            node = _def_of(fn) if fn is not None else None
-            hits = [n for n in ast.walk(node) if wanted(n)] if node is not None else []
-            if hits:
-                return Location(fn.__code__.co_filename, min(n.lineno for n in hits), node.name)
+            if fn is not None:
+                yield fn
+    fn = _function_given_to_library(frames)
+    if fn is not None:
+        yield fn
+
+
+def _first_in_named_function(extracted, frames, wanted, lambda_body=False):
+    """The first node ``wanted(node)`` accepts in the user function the message or the
+    traceback names: for errors raised after tracing, with no user frame. ``lambda_body``:
+    a lambda's body counts (it is what the lambda returns)."""
+    for fn in _named_functions(extracted, frames):
+        node = _def_of(fn)
+        if node is None:
+            continue
+        if isinstance(node, ast.Lambda):
+            if lambda_body:
+                return Location(fn.__code__.co_filename, node.body.lineno, "<lambda>")
+            continue
+        hits = [n for n in ast.walk(node) if wanted(n)]
+        if hits:
+            return Location(fn.__code__.co_filename, min(n.lineno for n in hits), node.name)
     return None
 
 
@@ -114,7 +151,8 @@ def _locate_yield(extracted, location, frames):
 
 def _locate_return_value(extracted, location, frames):
     return _first_in_named_function(extracted, frames,
-                                    lambda n: isinstance(n, ast.Return) and n.value is not None)
+                                    lambda n: isinstance(n, ast.Return) and n.value is not None,
+                                    lambda_body=True)
 
 
 def _locate_py_function(extracted, location, frames):
