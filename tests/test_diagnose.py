@@ -268,3 +268,49 @@ def test_graph_mode_op_error_points_at_the_line_that_built_the_op():
     d = diagnose_fn(error)
     assert d.recipe.id == "TFD125"  # the op sits in a try body: except cannot catch it
     assert d.file == __file__ and "<- op line" in d.code
+
+
+# -- a predicate that is not a scalar: the switch refuses it at run time ------------------------
+
+@tf.function
+def _cond_on_vector(pred):
+    return tf.cond(pred, lambda: 1.0, lambda: 2.0)  # <- cond
+
+
+@tf.function
+def _second_cond_on_vector(scalar, vector):
+    first = tf.cond(scalar, lambda: 1.0, lambda: 2.0)
+    second = tf.cond(vector, lambda: 1.0, lambda: 2.0)  # <- second
+    return first + second
+
+
+@tf.function
+def _while_on_vector(x):
+    return tf.while_loop(lambda v: v < 3.0, lambda v: v + 1.0, [x])  # <- while
+
+
+@tf.function
+def _vector_if(x):
+    if x > 0:  # <- if
+        return x
+    return -x
+
+
+@pytest.mark.parametrize("fn, args, marker", [
+    (_cond_on_vector, (tf.constant([True, False]),), "<- cond"),
+    (_second_cond_on_vector, (tf.constant(True), tf.constant([True, False])), "<- second"),
+    (_while_on_vector, (tf.constant([1.0, 2.0]),), "<- while"),
+])
+def test_non_scalar_predicate_is_tensor_as_bool_at_the_construct_that_built_the_node(fn, args, marker):
+    exc = raised_by(fn, *args)
+    assert "must be a scalar" in str(exc)  # TensorFlow names the node, not the user's line
+    d = diagnose_fn(exc)
+    assert d.recipe.id == "TFD184" and d.category == "tensor-as-bool", d
+    assert (d.file, d.line) == (__file__, _line_of(fn.python_function, marker))
+    assert d.symptom is not None  # the call TensorFlow blamed
+
+
+def test_autograph_if_on_a_vector_is_tensor_as_bool_not_a_branch_mismatch():
+    d = diagnose_fn(raised_by(_vector_if, tf.constant([1.0, -1.0])))
+    assert d.category == "tensor-as-bool" and d.recipe.id == "TFD102"
+    assert d.line == _line_of(_vector_if.python_function, "<- if")

@@ -239,7 +239,7 @@ def tb_frames(exc: BaseException) -> list[tuple[object, int]]:
 # op-definition stacks, and the C++ runtime's (XLA's compile errors among them) "The op is
 # created at:", whose file names lose the prefix they share (a leading "/" at least).
 _STACK_MARKERS = ("in user code:", "defined at (most recent call last):", "was defined here:",
-                  "The op is created at:")
+                  "The op is created at:", "Stack trace for op definition:")
 
 
 def _message_locations(message: str, known_files=()) -> list[Location]:

@@ -400,3 +400,47 @@ def _mutation_in(tree, file: str, function: str, names: set[str]) -> Location | 
         if hits:
             return Location(file, min(h.lineno for h in hits), function)
     return None
+
+
+# -- a control-flow node TensorFlow names at run time: the construct that built it --------
+
+# A run-time error names the failing node ("[[{{node cond_1/switch_pred/_9}}]]", "Detected at
+# node while/...") and the traced function ("[Op:__inference_step_32]"). The node's first name
+# scope is the tf.cond / tf.while_loop (or AutoGraph's `if` / `while`) that made it, numbered in
+# the order the function built them: "cond_1" is its second cond.
+_CONTROL_FLOW_NODE = re.compile(r"(?:\{\{node |Detected at node )(cond|while)(?:_(\d+))?/")
+_TRACED_FUNCTION = re.compile(r"__inference_(\w+?)_\d+\b")
+_CONSTRUCTS = {"cond": ({"cond"}, (ast.If,)), "while": ({"while_loop"}, (ast.While, ast.For))}
+
+
+def construct_of_node(extracted, location: Location | None, frames=()) -> Location | None:
+    """The ``tf.cond``/``tf.while_loop`` call (or ``if``/``while``) that built the control-flow
+    node a run-time error names, when TensorFlow's user line is outside the traced function
+    (its call). None when the function's source does not tell which construct it was."""
+    for message in extracted.messages:
+        head = message[:20000]
+        node, traced = _CONTROL_FLOW_NODE.search(head), _TRACED_FUNCTION.search(head)
+        if node is None or traced is None:
+            continue
+        fn = _user_function_named(traced.group(1), frames)
+        definition = _def_of(fn) if fn is not None else None
+        if definition is None or isinstance(definition, ast.Lambda):
+            return None
+        file = fn.__code__.co_filename
+        if location is not None and location.file == file \
+                and definition.lineno <= location.line <= (definition.end_lineno or 0):
+            return None  # TensorFlow already names a line of the function
+        leaves, kinds = _CONSTRUCTS[node.group(1)]
+        tree = module_tree(file)
+        calls = sorted((c for name, c in calls_in(tree, definition) if name.rsplit(".", 1)[-1] in leaves),
+                       key=lambda c: (c.lineno, c.col_offset))
+        statements = [s for s in ast.walk(definition) if isinstance(s, kinds)]
+        index = int(node.group(2) or 0)
+        if len(calls) + len(statements) == 1:
+            chosen = (calls + statements)[0]
+        elif not statements and index < len(calls):
+            chosen = calls[index]
+        else:
+            return None
+        return Location(file, chosen.lineno, definition.name)
+    return None
