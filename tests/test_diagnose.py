@@ -306,6 +306,7 @@ def test_non_scalar_predicate_is_tensor_as_bool_at_the_construct_that_built_the_
     assert "must be a scalar" in str(exc)  # TensorFlow names the node, not the user's line
     d = diagnose_fn(exc)
     assert d.recipe.id == "TFD184" and d.category == "tensor-as-bool", d
+    assert d.message.startswith("The second input must be a scalar")  # not "Graph execution error:"
     assert (d.file, d.line) == (__file__, _line_of(fn.python_function, marker))
     assert d.symptom is not None  # the call TensorFlow blamed
 

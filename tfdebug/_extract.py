@@ -107,9 +107,15 @@ def short_message(message: str, limit: int = 300) -> str:
             if match:
                 return match.group(2)[:limit]
     for line in lines:
-        if line and not line.startswith(("in user code:", "File ")):
+        if line and not line.startswith(_NOT_THE_MESSAGE):
             return re.sub(r"\x1b\[[0-9;]*m", "", line)[:limit]
     return ""
+
+
+# Lines of a message around what went wrong: AutoGraph's frames, a run-time error's heading
+# and the stack of the op that failed ("Detected at node X defined at ...").
+_NOT_THE_MESSAGE = ("in user code:", "File ", "Graph execution error:", "Detected at node ",
+                    "<stack traces unavailable>", "[[")
 
 
 

@@ -113,6 +113,12 @@ def f(x):
     return tf.while_loop(lambda v: v < 3.0, lambda v: v + 1.0, [x])
 f(tf.constant([1.0, 2.0]))
 """,
+    "tensor-array-write-dtype": """
+@tf.function(autograph=False)
+def f():
+    return tf.TensorArray(tf.float32, size=1).write(0, tf.constant(1)).stack()
+f()
+""",
     "xla-cond-non-scalar-predicate": """
 @tf.function(jit_compile=True, autograph=False)
 def f(pred):
