@@ -54,6 +54,15 @@ def run_tfdebug(*args, cwd=None, input=None, timeout=300, env=None):
                           capture_output=True, text=True, timeout=timeout, env=full_env)
 
 
+def raised_by(fn, *args):
+    """The exception ``fn(*args)`` raises (an AssertionError when it raises none)."""
+    try:
+        fn(*args)
+    except Exception as exc:  # noqa: BLE001
+        return exc
+    raise AssertionError(f"{fn!r} raised nothing")
+
+
 def line_of(path: str, text: str) -> int:
     """The number of the first line of ``path`` containing ``text`` (not this call's line)."""
     with open(path, encoding="utf-8") as fh:

@@ -14,12 +14,7 @@ CASE_FILES = case_files("error", "none")
 
 # Cases of tests/cases_catalog the recipes alone cannot get right: the blamed line needs the
 # matcher to read more than the traceback.
-NEEDS_MATCHER = {
-    "c07_xla_jit_compile_string_op.py": "XLA's message names the op's creation line; the "
-                                        "matcher blames the call of the jit_compile function",
-    "c12_map_returns_python_object.py": "the cause is the map function's return line; the "
-                                        "matcher blames the Dataset.map call",
-}
+NEEDS_MATCHER: dict[str, str] = {}
 
 
 def _param(case):

@@ -10,6 +10,7 @@ import tensorflow as tf
 from hypothesis import HealthCheck, given, settings, strategies as st
 from tensorflow.python.framework import errors_impl
 
+from conftest import raised_by
 from tfdebug import diagnose as diagnose_fn
 from tfdebug.diagnose import Diagnosis, extract, safe_str, short_message
 
@@ -23,14 +24,6 @@ def _line_of(fn, marker):
         if marker in text:
             return start + offset
     raise AssertionError(marker)
-
-
-def _raise(fn, *args):
-    try:
-        fn(*args)
-    except Exception as exc:  # noqa: BLE001
-        return exc
-    raise AssertionError("did not raise")
 
 
 # -- real errors ------------------------------------------------------------------------------
@@ -77,7 +70,7 @@ def _user_error(x):
 
 
 def test_list_append_in_graph_loop_blames_the_append_not_the_use():
-    exc = _raise(_append_in_loop, tf.constant(3))
+    exc = raised_by(_append_in_loop, tf.constant(3))
     d = diagnose_fn(exc)
     assert isinstance(d, Diagnosis)
     assert d.recipe.category == "out-of-scope-tensor"
@@ -93,7 +86,7 @@ def test_list_append_in_graph_loop_blames_the_append_not_the_use():
     (_numpy, (tf.constant(1.0),), "<- numpy", "TFD140"),
 ])
 def test_recipe_and_line(fn, args, marker, recipe):
-    d = diagnose_fn(_raise(fn, *args))
+    d = diagnose_fn(raised_by(fn, *args))
     assert d.recipe.id == recipe
     assert d.line == _line_of(fn.python_function, marker)
     assert d.function == fn.python_function.__name__
@@ -102,7 +95,7 @@ def test_recipe_and_line(fn, args, marker, recipe):
 
 
 def test_extract_reads_autograph_frames_and_the_chain():
-    exc = _raise(_truthy, tf.constant(2))
+    exc = raised_by(_truthy, tf.constant(2))
     extracted = extract(exc)
     assert extracted.chain[0] is exc
     assert "ValueError" in extracted.class_names[0]
@@ -111,19 +104,19 @@ def test_extract_reads_autograph_frames_and_the_chain():
 
 
 def test_user_exception_gets_no_recipe_but_is_located():
-    exc = _raise(_user_error, tf.constant(1))
+    exc = raised_by(_user_error, tf.constant(1))
     assert diagnose_fn(exc) is None
     locations = [loc for locs in extract(exc).locations for loc in locs]
     assert locations[0].line == _line_of(_user_error.python_function, "<- user")
 
 
 def test_no_error_recipe_for_plain_python_errors():
-    assert diagnose_fn(_raise(lambda: {}["missing"])) is None
+    assert diagnose_fn(raised_by(lambda: {}["missing"])) is None
     assert diagnose_fn(KeyboardInterrupt()) is None
 
 
 def test_short_message_drops_autograph_frames():
-    exc = _raise(_truthy, tf.constant(2))
+    exc = raised_by(_truthy, tf.constant(2))
     assert short_message(str(exc)).startswith("condition of if statement expected")
 
 
@@ -159,7 +152,7 @@ def test_internal_failure_returns_none_and_logs(monkeypatch, caplog):
         raise RuntimeError("tfdebug bug")
 
     monkeypatch.setattr(module, "extract", boom)
-    exc = _raise(_truthy, tf.constant(2))
+    exc = raised_by(_truthy, tf.constant(2))
     with caplog.at_level("DEBUG", logger="tfdebug"):
         assert diagnose_fn(exc) is None
     assert "diagnosis failed" in caplog.text
@@ -275,3 +268,50 @@ def test_graph_mode_op_error_points_at_the_line_that_built_the_op():
     d = diagnose_fn(error)
     assert d.recipe.id == "TFD125"  # the op sits in a try body: except cannot catch it
     assert d.file == __file__ and "<- op line" in d.code
+
+
+# -- a predicate that is not a scalar: the switch refuses it at run time ------------------------
+
+@tf.function
+def _cond_on_vector(pred):
+    return tf.cond(pred, lambda: 1.0, lambda: 2.0)  # <- cond
+
+
+@tf.function
+def _second_cond_on_vector(scalar, vector):
+    first = tf.cond(scalar, lambda: 1.0, lambda: 2.0)
+    second = tf.cond(vector, lambda: 1.0, lambda: 2.0)  # <- second
+    return first + second
+
+
+@tf.function
+def _while_on_vector(x):
+    return tf.while_loop(lambda v: v < 3.0, lambda v: v + 1.0, [x])  # <- while
+
+
+@tf.function
+def _vector_if(x):
+    if x > 0:  # <- if
+        return x
+    return -x
+
+
+@pytest.mark.parametrize("fn, args, marker", [
+    (_cond_on_vector, (tf.constant([True, False]),), "<- cond"),
+    (_second_cond_on_vector, (tf.constant(True), tf.constant([True, False])), "<- second"),
+    (_while_on_vector, (tf.constant([1.0, 2.0]),), "<- while"),
+])
+def test_non_scalar_predicate_is_tensor_as_bool_at_the_construct_that_built_the_node(fn, args, marker):
+    exc = raised_by(fn, *args)
+    assert "must be a scalar" in str(exc)  # TensorFlow names the node, not the user's line
+    d = diagnose_fn(exc)
+    assert d.recipe.id == "TFD184" and d.category == "tensor-as-bool", d
+    assert d.message.startswith("The second input must be a scalar")  # not "Graph execution error:"
+    assert (d.file, d.line) == (__file__, _line_of(fn.python_function, marker))
+    assert d.symptom is not None  # the call TensorFlow blamed
+
+
+def test_autograph_if_on_a_vector_is_tensor_as_bool_not_a_branch_mismatch():
+    d = diagnose_fn(raised_by(_vector_if, tf.constant([1.0, -1.0])))
+    assert d.category == "tensor-as-bool" and d.recipe.id == "TFD102"
+    assert d.line == _line_of(_vector_if.python_function, "<- if")

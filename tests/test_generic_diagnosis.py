@@ -12,7 +12,7 @@ import os
 import pytest
 import tensorflow as tf
 
-from conftest import ROOT, run_cases, run_tfdebug, selected_cases
+from conftest import ROOT, raised_by, run_cases, run_tfdebug, selected_cases
 
 from tfdebug import lint
 diagnose_module = importlib.import_module("tfdebug.diagnose")
@@ -62,14 +62,6 @@ def test_held_out_graph_failure_is_never_silent(case, results):
 
 # -- in-process: each layer on its own ------------------------------------------------------
 
-def _raise(fn, *args):
-    try:
-        fn(*args)
-    except Exception as exc:  # noqa: BLE001
-        return exc
-    raise AssertionError("no error")
-
-
 @tf.function
 def _loop_dtype(n):
     total = tf.constant(0)
@@ -91,13 +83,13 @@ def _own_error(x):
 def _line(fn, marker):
     import inspect
 
-    lines, first = inspect.getsourcelines(fn.python_function)
+    lines, first = inspect.getsourcelines(getattr(fn, "python_function", fn))
     return first + next(i for i, text in enumerate(lines) if marker in text)
 
 
 @pytest.mark.smoke
 def test_generic_diagnosis_has_no_recipe_and_says_so():
-    exc = _raise(_loop_dtype, tf.constant(3))
+    exc = raised_by(_loop_dtype, tf.constant(3))
     d = diagnose(exc)
     assert d.generic and d.recipe is None and d.layer == "generic"
     assert d.category == "loop-var-shape"  # AutoGraph's loop check raised it
@@ -112,7 +104,7 @@ def test_generic_diagnosis_has_no_recipe_and_says_so():
 
 @pytest.mark.smoke
 def test_named_variable_blames_its_assignment_with_tensorflows_line_as_context():
-    exc = _raise(_loop_dtype, tf.constant(3))
+    exc = raised_by(_loop_dtype, tf.constant(3))
     d = diagnose(exc)
     assert d.line == _line(_loop_dtype, "<- cause")
     assert d.symptom is not None and d.symptom.line == _line(_loop_dtype, "for i in")
@@ -121,7 +113,7 @@ def test_named_variable_blames_its_assignment_with_tensorflows_line_as_context()
 
 @pytest.mark.smoke
 def test_construct_at_the_line_decides_when_the_message_is_unknown():
-    exc = _raise(_numpy, tf.constant(1.0))
+    exc = raised_by(_numpy, tf.constant(1.0))
     assert diagnose(exc).recipe.id == "TFD140"  # layer (a): the message family
     # The same real error as a TensorFlow version that words it differently would raise it.
     exc.args = ("a message no recipe has seen",)
@@ -145,8 +137,8 @@ def test_findings_at_asks_the_linter_about_one_line():
 
 @pytest.mark.smoke
 def test_users_own_errors_and_errors_without_tensorflow_get_nothing():
-    assert diagnose(_raise(lambda: {}["missing"])) is None
-    assert diagnose(_raise(_own_error, tf.constant(1))) is None
+    assert diagnose(raised_by(lambda: {}["missing"])) is None
+    assert diagnose(raised_by(_own_error, tf.constant(1))) is None
 
 
 @pytest.mark.smoke
@@ -156,7 +148,7 @@ def test_a_tensorflow_error_no_recipe_knows_is_generic_at_the_user_line():
         ta = ta.write(0, tf.constant([1.0, 2.0]))
         return ta.write(1, tf.constant([1.0, 2.0, 3.0]))  # <- ta
 
-    exc = _raise(tf.function(build))
+    exc = raised_by(tf.function(build))
     d = diagnose(exc)
     assert d is not None and d.generic and d.category is None
     import inspect
@@ -188,7 +180,55 @@ def _fill_cache(x, cache):
 @pytest.mark.smoke
 def test_an_argument_tensorflow_names_as_modified_is_blamed_where_it_is_changed():
     # func_graph names the parameter; the cause is the item assignment, not the call
-    exc = _raise(_fill_cache, tf.constant(1.0), {})
+    exc = raised_by(_fill_cache, tf.constant(1.0), {})
     d = diagnose(exc)
     assert d is not None and d.category == "trace-time-side-effect"
     assert d.line == _line(_fill_cache, "<- mutated argument")
+
+
+# -- the function or the op's stack TensorFlow names ----------------------------------------
+
+class _Sample:
+    def __init__(self, x):
+        self.x = x
+
+
+def _to_sample(x):
+    return _Sample(x)  # <- returned object
+
+
+def _lambda_pipeline():
+    return tf.data.Dataset.range(3).map(
+        lambda x: _Sample(x))  # <- lambda body
+
+
+def test_map_function_returning_an_object_is_blamed_at_its_return():
+    # The message names no function: the one tf.data's frames were tracing is blamed.
+    d = diagnose(raised_by(lambda: tf.data.Dataset.range(3).map(_to_sample)))
+    assert d.recipe.id == "TFD147" and d.category == "data-pipeline"
+    assert (d.file, d.line) == (__file__, _line(_to_sample, "<- returned object"))
+    d = diagnose(raised_by(_lambda_pipeline))
+    assert d.recipe.id == "TFD147"
+    assert (d.file, d.line) == (__file__, _line(_lambda_pipeline, "<- lambda body"))
+
+
+def test_xla_compile_error_is_blamed_at_the_op_its_message_says_was_created(tmp_path):
+    # XLA's "The op is created at:" stack drops the prefix its file names share: a plain
+    # `python script.py` run, with the op built in a helper module of another folder.
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "helper.py").write_text(
+        "import tensorflow as tf\n\ndef describe(t):\n    return tf.strings.format('total={}', t)\n")
+    script = tmp_path / "main.py"
+    script.write_text(
+        "import sys, os\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), 'lib'))\n"
+        "import tensorflow as tf\nimport tfdebug\nfrom helper import describe\n\n"
+        "@tf.function(jit_compile=True)\ndef f(x):\n    return describe(tf.reduce_sum(x))\n\n"
+        "try:\n    f(tf.constant([1.0]))\nexcept Exception as exc:\n"
+        "    assert 'The op is created at' in str(exc), str(exc)\n"
+        "    d = tfdebug.diagnose(exc)\n    print('DIAGNOSIS', d.recipe.id, d.file, d.line)\n")
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+    line = next(t for t in proc.stdout.splitlines() if t.startswith("DIAGNOSIS"))
+    assert line.split()[1:] == ["TFD183", str(tmp_path / "lib" / "helper.py"), "4"], proc.stderr[-2000:]

@@ -107,9 +107,15 @@ def short_message(message: str, limit: int = 300) -> str:
             if match:
                 return match.group(2)[:limit]
     for line in lines:
-        if line and not line.startswith(("in user code:", "File ")):
+        if line and not line.startswith(_NOT_THE_MESSAGE):
             return re.sub(r"\x1b\[[0-9;]*m", "", line)[:limit]
     return ""
+
+
+# Lines of a message around what went wrong: AutoGraph's frames, a run-time error's heading
+# and the stack of the op that failed ("Detected at node X defined at ...").
+_NOT_THE_MESSAGE = ("in user code:", "File ", "Graph execution error:", "Detected at node ",
+                    "<stack traces unavailable>", "[[")
 
 
 
@@ -237,18 +243,36 @@ def tb_frames(exc: BaseException) -> list[tuple[object, int]]:
     return out
 
 
-def _message_locations(message: str) -> list[Location]:
+# Where a message lists the stack that built the failing op: AutoGraph's block, the Python
+# op-definition stacks, and the C++ runtime's (XLA's compile errors among them) "The op is
+# created at:", whose file names lose the prefix they share (a leading "/" at least).
+_STACK_MARKERS = ("in user code:", "defined at (most recent call last):", "was defined here:",
+                  "The op is created at:", "Stack trace for op definition:")
+
+
+def _message_locations(message: str, known_files=()) -> list[Location]:
     """User frames named in the message: AutoGraph's block, op-definition stacks; innermost first."""
     found = []
-    for marker in ("in user code:", "defined at (most recent call last):", "was defined here:"):
+    for marker in _STACK_MARKERS:
         start = message.find(marker)
         if start < 0:
             continue
         block = message[start:start + 200_000]
         for filename, lineno, name in reversed(_FILE_LINE.findall(block)):
+            filename = _full_path(filename, known_files)
             if is_user(filename):
                 found.append(Location(filename, int(lineno), name))
     return found
+
+
+def _full_path(filename: str, known_files) -> str:
+    """``filename`` as the traceback knows it, when a message cut a shared prefix off it."""
+    if filename.startswith("<") or os.path.isabs(filename) or os.path.exists(filename):
+        return filename
+    if os.path.exists(os.sep + filename):
+        return os.sep + filename
+    tail = os.sep + filename
+    return next((known for known in known_files if known.endswith(tail)), filename)
 
 
 def _autograph_locations(exc: BaseException) -> list[Location]:
@@ -269,7 +293,8 @@ def _op_locations(exc: BaseException) -> list[Location]:
 
 
 def _locations(exc: BaseException, message: str, frames) -> list[Location]:
-    found = _autograph_locations(exc) + _message_locations(message) + _op_locations(exc)
+    known_files = [frame.f_code.co_filename for frame, _ in frames[-200:]]
+    found = _autograph_locations(exc) + _message_locations(message, known_files) + _op_locations(exc)
     # A module-level line in AutoGraph's block is the call, never better than a function's.
     found = [loc for loc in found if loc.function != "<module>"] + \
             [loc for loc in found if loc.function == "<module>"]
@@ -293,12 +318,7 @@ def extract(exc: BaseException) -> Extracted:
     first = next((locs[0] for locs in locations if locs), None)
     tags = _context_tags(chain, messages, frames_by_exc, first)
     tags |= _line_tags(first)
-    files = []
-    for locs in locations:
-        for loc in locs:
-            if loc.file not in files:
-                files.append(loc.file)
-    tags |= _file_tags(files[:8])
+    tags |= _file_tags(_files_of(locations)[:8])
     if keras_call_tf_function(frames_by_exc.get(id(exc), ())) is not None:
         tags.add("keras-call-tf-function")
     site, user_raised = _raise_site(chain, frames_by_exc)
@@ -306,6 +326,20 @@ def extract(exc: BaseException) -> Extracted:
                      messages=messages, locations=locations, tags=frozenset(tags),
                      raise_site=site, user_raised=user_raised,
                      graph=_library_involved(chain, frames_by_exc))
+
+
+def _files_of(locations) -> list[str]:
+    files = []
+    for locs in locations:
+        for loc in locs:
+            if loc.file not in files:
+                files.append(loc.file)
+    return files
+
+
+def user_files(extracted: Extracted) -> list[str]:
+    """The user files of ``extracted``'s locations, in the order they are first named."""
+    return _files_of(extracted.locations)
 
 
 # -- where TensorFlow raised it ------------------------------------------------------------

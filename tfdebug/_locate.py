@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import re
 
-from ._extract import Location, is_user, keras_call_tf_function
+from ._extract import Location, is_user, keras_call_tf_function, library_module, user_files
 from ._source import (calls_in, constructor_binding, dotted_tail, enclosing_function, first_call,
                       inside_loop, line_nodes, module_tree, parents_of, source_index,
                       statement_at, static_shape_binding)
@@ -66,39 +66,92 @@ def _locate_set_seed(extracted, location, frames):
     return Location(location.file, min(n.lineno for n in calls), location.function)
 
 
+def _unwrapped(obj):
+    obj = getattr(obj, "python_function", obj)  # a tf.function
+    return getattr(obj, "__wrapped__", obj)
+
+
 def _user_function_named(name: str, frames):
-    """The user's Python function called ``name``, looked up in the failing frames' scopes."""
+    """The user's Python function called ``name``: looked up by name in the user frames'
+    scopes, else among the values the failing frames hold (the traced function TensorFlow's
+    own frames were given, wherever the user defined it)."""
     short = name.rsplit(".", 1)[-1]
     for frame, _ in reversed(frames):
         if not is_user(frame.f_code.co_filename):
             continue
         for scope in (frame.f_locals, frame.f_globals):
-            obj = scope.get(short)
-            obj = getattr(obj, "python_function", obj)
-            obj = getattr(obj, "__wrapped__", obj)
+            obj = _unwrapped(scope.get(short))
             if getattr(obj, "__code__", None) is not None:
+                return obj
+    for frame, _ in reversed(frames[-200:]):
+        for value in list(frame.f_locals.values())[:50]:
+            obj = _unwrapped(value)
+            code = getattr(obj, "__code__", None)
+            if code is not None and code.co_name == short and is_user(code.co_filename):
                 return obj
     return None
 
 
-def _first_in_named_function(extracted, frames, wanted):
-    """The first node ``wanted(node)`` accepts in the user function the message names
-    (``<function f at 0x...>``): for errors raised after tracing, with no user frame."""
+def _def_of(fn):
+    """The ``def`` node of the user function ``fn`` in its file's tree, or None."""
+    code = fn.__code__
+    tree = module_tree(code.co_filename)
+    if tree is None:
+        return None
+    for node in source_index(tree).functions:
+        if isinstance(node, ast.Lambda):
+            if code.co_name == "<lambda>" and node.lineno == code.co_firstlineno:
+                return node
+        elif node.name == code.co_name and node.lineno <= code.co_firstlineno + 20 \
+                and (node.end_lineno or 0) >= code.co_firstlineno:
+            return node
+    return None
+
+
+def _function_given_to_library(frames):
+    """The user function that TensorFlow's frames below the innermost user frame were given
+    (``Dataset.map(parse)``'s ``parse``): what they were tracing when they raised."""
+    users = [i for i, (frame, _) in enumerate(frames) if is_user(frame.f_code.co_filename)]
+    below = frames[users[-1] + 1:] if users else frames
+    for frame, _ in reversed(below[-200:]):
+        if not library_module(frame.f_code.co_filename):
+            continue
+        for value in list(frame.f_locals.values())[:50]:
+            obj = _unwrapped(value)
+            code = getattr(obj, "__code__", None)
+            if code is not None and code.co_name != "<module>" and is_user(code.co_filename):
+                return obj
+    return None
+
+
+def _named_functions(extracted, frames):
+    """The user functions the message names (``<function f at 0x...>``), else the one the
+    failing TensorFlow frames were given."""
     for message in extracted.messages:
         for name in _NAMED_FUNCTION.findall(message[:4096]):
             fn = _user_function_named(name, frames)
-            if fn is None:
-                continue
-            code = fn.__code__
-            tree = module_tree(code.co_filename)
-            if tree is None:
-                continue
-            for node in ast.walk(tree):
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == code.co_name \
-                        and node.lineno <= code.co_firstlineno + 20 and (node.end_lineno or 0) >= code.co_firstlineno:
-                    hits = [n for n in ast.walk(node) if wanted(n)]
-                    if hits:
-                        return Location(code.co_filename, min(n.lineno for n in hits), node.name)
+            if fn is not None:
+                yield fn
+    fn = _function_given_to_library(frames)
+    if fn is not None:
+        yield fn
+
+
+def _first_in_named_function(extracted, frames, wanted, lambda_body=False):
+    """The first node ``wanted(node)`` accepts in the user function the message or the
+    traceback names: for errors raised after tracing, with no user frame. ``lambda_body``:
+    a lambda's body counts (it is what the lambda returns)."""
+    for fn in _named_functions(extracted, frames):
+        node = _def_of(fn)
+        if node is None:
+            continue
+        if isinstance(node, ast.Lambda):
+            if lambda_body:
+                return Location(fn.__code__.co_filename, node.body.lineno, "<lambda>")
+            continue
+        hits = [n for n in ast.walk(node) if wanted(n)]
+        if hits:
+            return Location(fn.__code__.co_filename, min(n.lineno for n in hits), node.name)
     return None
 
 
@@ -127,16 +180,8 @@ def _locate_generator_yield(extracted, location, frames):
 
 def _locate_return_value(extracted, location, frames):
     return _first_in_named_function(extracted, frames,
-                                    lambda n: isinstance(n, ast.Return) and n.value is not None)
-
-
-def user_files(extracted) -> list[str]:
-    files = []
-    for locs in extracted.locations:
-        for loc in locs:
-            if loc.file not in files:
-                files.append(loc.file)
-    return files
+                                    lambda n: isinstance(n, ast.Return) and n.value is not None,
+                                    lambda_body=True)
 
 
 def _locate_py_function(extracted, location, frames):
@@ -239,25 +284,32 @@ _COMPOUND = {"loop": (ast.For, ast.While, ast.AsyncFor), "before-loop": (ast.For
              "branch": (ast.If,)}
 
 
-def cause_of_named(messages, location: Location | None) -> Location | None:
+def cause_of_named(extracted, location: Location | None, frames=()) -> Location | None:
     """The assignment of the variable TensorFlow's message names that causes the error.
 
     ``location`` is TensorFlow's user line (the ``for``/``while``/``if`` AutoGraph blames, or a
-    line inside it); the answer is in the same function. None when nothing fits.
+    line inside it); the answer is in the same function. A function TensorFlow names by its
+    name alone (a modified argument) is the one the failing frames hold, else a def of that
+    name in a user file of the traceback: the blamed call may sit in another module than the
+    function. None when nothing fits.
     """
+    for message in extracted.messages:
+        modified = _MODIFIED_ARGUMENTS.search(message[:20000])
+        if modified:
+            names = {n.strip() for n in modified.group(2).split(",") if n.strip()}
+            name = modified.group(1).rsplit(".", 1)[-1]
+            fn = _user_function_named(name, frames)
+            files = ([fn.__code__.co_filename] if fn is not None else []) + user_files(extracted)[:8]
+            return _mutation_of(list(dict.fromkeys(files)), name, names)
     if location is None:
         return None
     tree = module_tree(location.file)
     if tree is None:
         return None
-    for message in messages:
+    for message in extracted.messages:
         head = message[:20000]
         if _WHILE_BODY_CHANGES.search(head):
             return _while_loop_body(tree, location)
-        modified = _MODIFIED_ARGUMENTS.search(head)
-        if modified:
-            names = {n.strip() for n in modified.group(2).split(",") if n.strip()}
-            return _mutation_of(tree, location.file, modified.group(1).rsplit(".", 1)[-1], names)
         for pattern, where, branch in _NAMED_VARIABLE:
             match = pattern.search(head)
             if match is None:
@@ -349,9 +401,19 @@ def _while_loop_body(tree, location: Location) -> Location | None:
     return None
 
 
-def _mutation_of(tree, file: str, function: str, names: set[str]) -> Location | None:
-    """The first statement of def ``function`` that changes one of ``names`` in place
-    (``names.append(...)``, ``names[k] = ...``, ``del names[k]``)."""
+def _mutation_of(files, function: str, names: set[str]) -> Location | None:
+    """The first statement of def ``function`` (in the first of ``files`` defining it that
+    changes them) that changes one of ``names`` in place (``names.append(...)``,
+    ``names[k] = ...``, ``del names[k]``)."""
+    for file in files:
+        tree = module_tree(file)
+        found = _mutation_in(tree, file, function, names) if tree is not None else None
+        if found is not None:
+            return found
+    return None
+
+
+def _mutation_in(tree, file: str, function: str, names: set[str]) -> Location | None:
     for node in source_index(tree).functions:
         if getattr(node, "name", None) != function:
             continue
@@ -368,4 +430,48 @@ def _mutation_of(tree, file: str, function: str, names: set[str]) -> Location | 
                 hits.append(sub)
         if hits:
             return Location(file, min(h.lineno for h in hits), function)
+    return None
+
+
+# -- a control-flow node TensorFlow names at run time: the construct that built it --------
+
+# A run-time error names the failing node ("[[{{node cond_1/switch_pred/_9}}]]", "Detected at
+# node while/...") and the traced function ("[Op:__inference_step_32]"). The node's first name
+# scope is the tf.cond / tf.while_loop (or AutoGraph's `if` / `while`) that made it, numbered in
+# the order the function built them: "cond_1" is its second cond.
+_CONTROL_FLOW_NODE = re.compile(r"(?:\{\{node |Detected at node )(cond|while)(?:_(\d+))?/")
+_TRACED_FUNCTION = re.compile(r"__inference_(\w+?)_\d+\b")
+_CONSTRUCTS = {"cond": ({"cond"}, (ast.If,)), "while": ({"while_loop"}, (ast.While, ast.For))}
+
+
+def construct_of_node(extracted, location: Location | None, frames=()) -> Location | None:
+    """The ``tf.cond``/``tf.while_loop`` call (or ``if``/``while``) that built the control-flow
+    node a run-time error names, when TensorFlow's user line is outside the traced function
+    (its call). None when the function's source does not tell which construct it was."""
+    for message in extracted.messages:
+        head = message[:20000]
+        node, traced = _CONTROL_FLOW_NODE.search(head), _TRACED_FUNCTION.search(head)
+        if node is None or traced is None:
+            continue
+        fn = _user_function_named(traced.group(1), frames)
+        definition = _def_of(fn) if fn is not None else None
+        if definition is None or isinstance(definition, ast.Lambda):
+            return None
+        file = fn.__code__.co_filename
+        if location is not None and location.file == file \
+                and definition.lineno <= location.line <= (definition.end_lineno or 0):
+            return None  # TensorFlow already names a line of the function
+        leaves, kinds = _CONSTRUCTS[node.group(1)]
+        tree = module_tree(file)
+        calls = sorted((c for name, c in calls_in(tree, definition) if name.rsplit(".", 1)[-1] in leaves),
+                       key=lambda c: (c.lineno, c.col_offset))
+        statements = [s for s in ast.walk(definition) if isinstance(s, kinds)]
+        index = int(node.group(2) or 0)
+        if len(calls) + len(statements) == 1:
+            chosen = (calls + statements)[0]
+        elif not statements and index < len(calls):
+            chosen = calls[index]
+        else:
+            return None
+        return Location(file, chosen.lineno, definition.name)
     return None

@@ -13,7 +13,8 @@ most specific first:
     message and where to read more. It claims no recipe and no fix (``generic``).
 
 Where TensorFlow blames the symptom, the blame moves to the cause: a recipe's ``blame``
-locator, or the assignment of the variable TensorFlow's message names (``_locate``).
+locator, the assignment of the variable TensorFlow's message names, or the construct that
+built the control-flow node a run-time error names (``_locate``).
 
 Nothing here raises: an internal failure gives ``None`` and a DEBUG log record.
 
@@ -36,7 +37,7 @@ from ._extract import (Extracted, Location, chain_of, extract, safe_str,  # noqa
                        short_message, tb_frames)
 from ._generic import generic_category, generic_docs
 from ._locate import LOCATORS as _LOCATORS
-from ._locate import cause_of_named
+from ._locate import cause_of_named, construct_of_node
 from .report import Finding
 
 log = logging.getLogger("tfdebug")
@@ -175,7 +176,8 @@ def _diagnose(exc: BaseException) -> Diagnosis | None:
     if recipe is not None and recipe.blame in _LOCATORS:
         moved = _run_locator(recipe.blame, extracted, location, exc)
     if moved is None:
-        moved = cause_of_named(extracted.messages, location)
+        frames = tb_frames(exc)
+        moved = cause_of_named(extracted, location, frames) or construct_of_node(extracted, location, frames)
     symptom = location if moved is not None and moved != location else None
     location = moved or location
     file = location.file if location else None

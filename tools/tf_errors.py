@@ -98,6 +98,33 @@ def f(x):
     return tf.py_function(lambda v: tf.reduce_mean(v), [x], Tout=[tf.float32, tf.float32])
 f(tf.constant([1.0, 2.0]))
 """,
+    # The predicate's shape is checked by the graph's Switch kernel (the lowered cond/while),
+    # or XLA's If, when the function runs. A constant vector predicate is not probed: grappler
+    # constant-folds it and aborts the process.
+    "cond-non-scalar-predicate": """
+@tf.function(autograph=False)
+def f(pred):
+    return tf.cond(pred, lambda: 1.0, lambda: 2.0)
+f(tf.constant([True, False]))
+""",
+    "while-non-scalar-condition": """
+@tf.function(autograph=False)
+def f(x):
+    return tf.while_loop(lambda v: v < 3.0, lambda v: v + 1.0, [x])
+f(tf.constant([1.0, 2.0]))
+""",
+    "tensor-array-write-dtype": """
+@tf.function(autograph=False)
+def f():
+    return tf.TensorArray(tf.float32, size=1).write(0, tf.constant(1)).stack()
+f()
+""",
+    "xla-cond-non-scalar-predicate": """
+@tf.function(jit_compile=True, autograph=False)
+def f(pred):
+    return tf.cond(pred, lambda: 1.0, lambda: 2.0)
+f(tf.constant([True, False]))
+""",
 }
 
 
@@ -168,7 +195,8 @@ def scan_native() -> list[dict]:
         except Exception as exc:  # noqa: BLE001
             error = exc
         lines = [line for line in str(error).splitlines() if line.strip()
-                 and not line.startswith(("Graph execution error", "Detected at node", "  File", "\t"))]
+                 and not line.startswith(("Graph execution error", "Detected at node", "  File", "\t",
+                                          "<stack traces unavailable>"))]
         text = lines[0].strip() if lines else ""
         # Graph names carry per-run numbers (config_proto=...): keep the file stable.
         text = re.sub(r"__inference_\w+\[[^\]]*\]", "__inference_f[...]", re.sub(r"\s+", " ", text))

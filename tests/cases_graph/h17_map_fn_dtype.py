@@ -1,4 +1,4 @@
-# category: generic:-
+# category: dtype-mismatch
 # line: 7
 import tensorflow as tf
 

@@ -1,0 +1,9 @@
+# category: dtype-mismatch
+# line: 7
+import tensorflow as tf
+
+@tf.function
+def f(x):
+    return tf.map_fn(lambda e: tf.cast(e, tf.int32), x, fn_output_signature=tf.float32)  # <-
+
+f(tf.constant([1.0, 2.0]))
