@@ -19,6 +19,9 @@ from ._extract import library_module
 # (module of TensorFlow/Keras, function raising there, category). Only raise sites whose
 # every message is of that category (read from the installed sources); other frames of the
 # innermost library stretch are skipped (nest, ops, tensor_shape are used by everything).
+_LOOP_ENTRY = r"tensorflow/python/(ops/while_loop\.py|autograph/operators/control_flow\.py)"
+_COND_ENTRY = (r"tensorflow/python/(ops/cond(_v2)?\.py|ops/control_flow_switch_case\.py"
+               r"|framework/smart_cond\.py|autograph/operators/control_flow\.py)")
 _RAISE_SITES = (
     ("tensorflow/python/autograph/operators/control_flow.py",
      r"_verify_single_loop_var|verify_loop_init_vars|verify_tf_loop_vars|_disallow_undefs_into_loop",
@@ -28,14 +31,14 @@ _RAISE_SITES = (
     ("tensorflow/python/autograph/operators/control_flow.py", r"_verify_tf_condition", "tensor-as-bool"),
     ("tensorflow/python/ops/cond_v2.py",
      r"_check_same_outputs|_make_output_composite_tensors_match|_make_indexed_slices_indices_types_match"
-     r"|_get_compatible_spec|error$", "branch-mismatch"),
+     r"|_get_compatible_spec|error$", "branch-mismatch", _COND_ENTRY),
     ("tensorflow/python/ops/while_v2.py", r"_check_shapes_compat|_check_inputs_outputs_types_match",
-     "loop-var-shape"),
+     "loop-var-shape", _LOOP_ENTRY),
     # wrapped_body raises nothing itself: its nest check of the body's outputs against the
     # loop variables is the only library call below the user's body that can fail there.
-    ("tensorflow/python/ops/while_v2.py", r"wrapped_body$", "loop-var-shape"),
+    ("tensorflow/python/ops/while_v2.py", r"wrapped_body$", "loop-var-shape", _LOOP_ENTRY),
     ("tensorflow/python/ops/while_loop.py", r"_enforce_shape_invariant|_shape_invariant_to_type_spec",
-     "loop-var-shape"),
+     "loop-var-shape", _LOOP_ENTRY),
     ("tensorflow/python/data/ops/structured_function.py", r".", "data-pipeline"),
     # dataset constructors validate the user's functions and arguments (filter's predicate,
     # flat_map's return, zip's inputs, ...); iteration raises elsewhere
@@ -43,14 +46,26 @@ _RAISE_SITES = (
     ("tensorflow/python/distribute/", r".", "distribute"),
     ("keras/src/backend/common/keras_tensor.py", r".", "keras-misuse"),
 )
+# A site with an entry pattern counts only when the user called that API itself: tf.map_fn
+# and tf.scan build a while_loop, and their own mistakes are not a loop the user wrote.
+# call wrappers between the user's line and the API: dispatch, deprecation, traceback
+# filtering, AutoGraph's converted_call
+_DECORATORS = ("tensorflow/python/util/", "tensorflow/python/autograph/impl/")
 _DEFAULT_DOCS = "https://www.tensorflow.org/guide/function"
 
 
-def _site_category(module: str, function: str) -> str | None:
-    for prefix, functions, category in _RAISE_SITES:
-        if module.startswith(prefix) and re.match(functions, function or ""):
+def _site_category(module: str, function: str, entry: str) -> str | None:
+    for prefix, functions, category, *entries in _RAISE_SITES:
+        if module.startswith(prefix) and re.match(functions, function or "") and (
+                not entries or re.match(entries[0], entry)):
             return category
     return None
+
+
+def _entry(stretch) -> str:
+    """The library module the user's code called into (its decorators skipped)."""
+    modules = [module for module, _ in stretch if not module.startswith(_DECORATORS)]
+    return modules[-1] if modules else ""
 
 
 def _library_stretches(extracted):
@@ -84,8 +99,9 @@ def _library_stretches(extracted):
 def generic_category(extracted) -> str | None:
     """The category TensorFlow's raise site or the exception class implies, or None."""
     for stretch in _library_stretches(extracted):
+        entry = _entry(stretch)
         for module, function in stretch:
-            category = _site_category(module, function)
+            category = _site_category(module, function, entry)
             if category is not None:
                 return category
     for names in extracted.class_names[:1]:
