@@ -33,26 +33,26 @@ def _locate_append_in_loop(extracted, location, frames):
     return Location(location.file, node.lineno, location.function)
 
 
-def _locate_keras_constructor(extracted, location, frames):
+def _binding_of_line(location, find):
+    """The assignment ``find(tree, function, nodes_of_the_line)`` returns, as a Location."""
     tree = module_tree(location.file)
     stmt = statement_at(tree, location.line) if tree else None
     function = enclosing_function(tree, location.line) if stmt else None
     if function is None:
         return None
-    # None when the line constructs the layer itself (`Dense(1)(x)` calls a call, not a name)
-    binding = constructor_binding(tree, function, line_nodes(stmt, location.line))
+    binding = find(tree, function, line_nodes(stmt, location.line))
     return Location(location.file, binding.lineno, location.function) if binding else None
+
+
+def _locate_keras_constructor(extracted, location, frames):
+    # None when the line constructs the layer itself (`Dense(1)(x)` calls a call, not a name)
+    return _binding_of_line(location, constructor_binding)
 
 
 def _locate_shape_binding(extracted, location, frames):
     """``reps = x.shape[0]`` when the failing line uses ``reps`` (None where a number is needed)."""
-    tree = module_tree(location.file)
-    stmt = statement_at(tree, location.line) if tree else None
-    function = enclosing_function(tree, location.line) if stmt else None
-    if function is None:
-        return None
-    binding = static_shape_binding(function, line_nodes(stmt, location.line), location.line)
-    return Location(location.file, binding.lineno, location.function) if binding else None
+    return _binding_of_line(location, lambda tree, function, nodes: static_shape_binding(
+        function, nodes, location.line))
 
 
 def _locate_set_seed(extracted, location, frames):
