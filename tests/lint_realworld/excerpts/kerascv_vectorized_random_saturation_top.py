@@ -15,44 +15,7 @@ from keras_cv.utils import preprocessing as preprocessing_utils
 
 
 for aug in aug_candidates:
-    c = aug.__name__
-
     layer = aug(**aug_args)
-
-    runtimes = []
-    print(f"Timing {c}")
-
-    for n_images in num_images:
-        # warmup
-        layer(x_train[:n_images])
-
-        t0 = time.time()
-        r1 = layer(x_train[:n_images])
-        t1 = time.time()
-        runtimes.append(t1 - t0)
-        print(f"Runtime for {c}, n_images={n_images}: {t1-t0}")
-
-    results[c] = runtimes
-
-    c = aug.__name__ + " Graph Mode"
-
-    layer = aug(**aug_args)
-
     @tf.function()
     def apply_aug(inputs):
         return layer(inputs)
-
-    runtimes = []
-    print(f"Timing {c}")
-
-    for n_images in num_images:
-        # warmup
-        apply_aug(x_train[:n_images])
-
-        t0 = time.time()
-        r1 = apply_aug(x_train[:n_images])
-        t1 = time.time()
-        runtimes.append(t1 - t0)
-        print(f"Runtime for {c}, n_images={n_images}: {t1-t0}")
-
-    results[c] = runtimes
