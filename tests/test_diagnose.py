@@ -315,3 +315,20 @@ def test_autograph_if_on_a_vector_is_tensor_as_bool_not_a_branch_mismatch():
     d = diagnose_fn(raised_by(_vector_if, tf.constant([1.0, -1.0])))
     assert d.category == "tensor-as-bool" and d.recipe.id == "TFD102"
     assert d.line == _line_of(_vector_if.python_function, "<- if")
+
+
+def test_static_shape_binding_is_the_shape_read_not_tf_shape():
+    import ast
+
+    from tfdebug._source import line_nodes, static_shape_binding
+
+    tree = ast.parse("def f(x):\n"
+                     "    reps = x.shape[0]\n"
+                     "    n = tf.shape(x)[0]\n"
+                     "    return tf.tile(x, [reps, n])\n")
+    function = tree.body[0]
+    nodes = line_nodes(function.body[-1], 4)
+    binding = static_shape_binding(function, nodes, 4)
+    assert binding is not None and binding.lineno == 2
+    only_dynamic = [n for n in nodes if not (isinstance(n, ast.Name) and n.id == "reps")]
+    assert static_shape_binding(function, only_dynamic, 4) is None

@@ -583,3 +583,52 @@ def test_one_vocabulary_with_the_side_effect_guard():
     assert codes("ds = tf.data.Dataset.range(3)\n"
                  "ds = ds.map(lambda x: tf.py_func(np.sin, [x], tf.float32))\n") == [
         (2, "TFD170")]
+
+
+def test_tf_function_per_loop_object_is_left_alone_but_per_batch_is_not():
+    # one function per augmentation layer, on purpose: each iteration needs its own trace
+    assert codes(
+        "for aug in [keras.layers.RandomFlip, keras.layers.RandomZoom]:\n"
+        "    layer = aug()\n"
+        "    @tf.function\n"
+        "    def apply(x):\n"
+        "        return layer(x)\n"
+        "    apply(tf.ones((1, 4, 4, 3)))\n") == []
+    # a counter, a dataset batch or a tensor made in the loop is data: pass it as an argument
+    for loop, value in (("for i in range(3):", "i"),
+                        ("for i, name in enumerate(names):", "i"),
+                        ("for batch in tf.data.Dataset.range(3):", "batch"),
+                        ("for i in range(3):\n    t = tf.constant(i)", "t")):
+        source = (f"names = ['a']\n{loop}\n    @tf.function\n    def step(x):\n"
+                  f"        return x * {value}\n    step(tf.constant(1))\n")
+        assert (loop.count("\n") + 3 + 1, "TFD204") in codes(source), loop
+
+
+def test_tf_function_on_call_is_flagged_only_where_weights_are_built():
+    weightless = ("class Flip(keras.layers.Layer):\n"
+                  "    @tf.function\n"
+                  "    def call(self, x):\n"
+                  "        return self._flip(x)\n"
+                  "    def _flip(self, x):\n"
+                  "        return tf.reverse(x, [1])\n")
+    with_layer = ("class Model(keras.Model):\n"
+                  "    def __init__(self):\n"
+                  "        super().__init__()\n"
+                  "        self.dense = keras.layers.Dense(1)\n"
+                  "    @tf.function\n"
+                  "    def call(self, x):\n"
+                  "        return self.dense(x)\n")
+    held = ("class Wrap(keras.Model):\n"
+            "    def __init__(self, cell):\n"
+            "        super().__init__()\n"
+            "        self.cell = cell\n"
+            "    @tf.function\n"
+            "    def call(self, x):\n"
+            "        return self.cell(x)\n")
+    assert [c for _, c in codes(weightless)] == []
+    assert (5, "TFD165") in codes(with_layer)
+    assert (5, "TFD165") in codes(held)
+
+
+def test_unpacking_a_tuple_returning_op_is_not_iterating_a_tensor():
+    assert codes("@tf.function\ndef f(x):\n    y, norm = tf.linalg.normalize(x)\n    return y\n") == []

@@ -46,10 +46,10 @@ _RAISE_SITES = (
     ("tensorflow/python/distribute/", r".", "distribute"),
     ("keras/src/backend/common/keras_tensor.py", r".", "keras-misuse"),
 )
-# A site with an entry pattern counts only when the user called that API itself: tf.map_fn
-# and tf.scan build a while_loop, and their own mistakes are not a loop the user wrote.
-# call wrappers between the user's line and the API: dispatch, deprecation, traceback
-# filtering, AutoGraph's converted_call
+# A site with an entry pattern (a 4th field) counts only when the user called that API
+# itself: tf.map_fn and tf.scan build a while_loop, and their own mistakes are not a loop the
+# user wrote. The entry is the API module nearest the user's frame, skipping the call
+# wrappers in between (dispatch, deprecation, traceback filtering, AutoGraph's converted_call).
 _DECORATORS = ("tensorflow/python/util/", "tensorflow/python/autograph/impl/")
 _DEFAULT_DOCS = "https://www.tensorflow.org/guide/function"
 

@@ -349,9 +349,11 @@ def constructor_binding(tree: ast.AST, function: ast.AST, nodes) -> ast.stmt | N
 
 
 def reads_static_shape(node: ast.AST) -> bool:
-    """Does ``node`` read a static shape: ``x.shape[i]``, ``x.shape`` (unpacked)?"""
+    """Does ``node`` read a static shape: ``x.shape[i]``, ``x.shape`` (unpacked)? The
+    dynamic ``tf.shape(x)`` is a call of ``.shape``, not a read of it."""
+    called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
     return any(isinstance(n, ast.Attribute) and n.attr == "shape" and isinstance(n.ctx, ast.Load)
-               for n in ast.walk(node))
+               and id(n) not in called for n in ast.walk(node))
 
 
 def static_shape_binding(function: ast.AST, nodes, before: int) -> ast.stmt | None:

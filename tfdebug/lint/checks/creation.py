@@ -20,9 +20,14 @@ def variable_in_body(w, node, name, args_kinds):
                      "guard it with `if self.v is None`)")
 
 
+def _is_keras_constructor(name: str | None) -> bool:
+    """``keras.layers.Dense``, ``keras.optimizers.Adam``: a class whose object owns variables."""
+    return name is not None and name.startswith(KERAS_CONSTRUCTOR_MODULES) and \
+        name.rsplit(".", 1)[-1][:1].isupper()
+
+
 def keras_object_in_body(w, node, name, args_kinds):
-    if name is not None and name.startswith(KERAS_CONSTRUCTOR_MODULES) and \
-            name.rsplit(".", 1)[-1][:1].isupper() and _in_body(w):
+    if _is_keras_constructor(name) and _in_body(w):
         w.mod.report("keras-object-in-body", node, f"`{dotted_rooted(node.func)}` is "
                      "constructed inside a tf.function: its variables are created on every "
                      "trace; build it once outside")
@@ -49,11 +54,10 @@ def _makes_weights(mod, cls) -> bool:
             continue
         if isinstance(call.func, ast.Attribute) and call.func.attr == "add_weight":
             return True
-        name = mod.resolve(call.func) or ""
-        leaf = name.rsplit(".", 1)[-1]
-        if name == "tensorflow.Variable" or (leaf[:1].isupper() and (
-                name.startswith(KERAS_CONSTRUCTOR_MODULES + ("keras.applications.",))
-                or name in ("keras.Sequential", "keras.Model"))):
+        name = mod.resolve(call.func)
+        if _is_keras_constructor(name) or name in ("tensorflow.Variable", "keras.Sequential",
+                                                     "keras.Model") or (
+                name or "").startswith("keras.applications."):
             return True
     return False
 

@@ -81,23 +81,25 @@ def host_call(w, node, target):
                     return
 
 
+_DATA_KINDS = ("tensor", "tensors", "scalar", "str", "dataset")
+
+
 def _closes_over_loop_object(w, func, loop) -> bool:
     """Does ``func`` read a name the loop binds anew each iteration to an object (``layer =
     aug()``, ``for model in models``)? Then each iteration needs its own trace anyway. Data
-    is not such an object (a ``range`` counter, a batch made a tensor): passing it as an
-    argument is the fix."""
+    is not such an object (a ``range`` or ``enumerate`` counter, a batch of a dataset, a
+    tensor): passing it as an argument is the fix, so the finding stays."""
     bound = set()
     for stmt in own_statements(loop.body):
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
-            bound |= {name for name in assigned_names(stmt)
-                      if getattr(w.env.get(name), "what", None) not in ("tensor", "tensors",
-                                                                         "scalar", "str")}
-    if isinstance(loop, (ast.For, ast.AsyncFor)) and not (
-            isinstance(loop.iter, ast.Call) and isinstance(loop.iter.func, ast.Name)
-            and loop.iter.func.id in ("range", "enumerate", "zip")):
+            bound |= assigned_names(stmt)
+    iterates_data = isinstance(loop, (ast.For, ast.AsyncFor)) and \
+        getattr(w.kind(loop.iter), "what", None) in _DATA_KINDS
+    if isinstance(loop, (ast.For, ast.AsyncFor)) and not iterates_data:
         bound |= {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
-    free = bound - locally_bound(func)
-    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in free
+    objects = {name for name in bound - locally_bound(func)
+               if getattr(w.env.get(name), "what", None) not in _DATA_KINDS}
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in objects
                for stmt in func.body for n in ast.walk(stmt))
 
 
