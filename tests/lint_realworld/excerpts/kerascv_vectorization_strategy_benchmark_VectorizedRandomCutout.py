@@ -79,10 +79,7 @@ class VectorizedRandomCutout(layers.Layer):
         self.seed = seed
 
     def _parse_bounds(self, factor):
-        if isinstance(factor, (tuple, list)):
-            return factor[0], factor[1]
-        else:
-            return type(factor)(0), factor
+        ...
 
     @tf.function(jit_compile=True)
     def call(self, inputs, training=True):
@@ -94,94 +91,16 @@ class VectorizedRandomCutout(layers.Layer):
         return tf.cond(tf.cast(training, tf.bool), augment, no_augment)
 
     def _random_cutout(self, inputs):
-        """Apply random cutout."""
-        center_x, center_y = self._compute_rectangle_position(inputs)
-        rectangle_height, rectangle_width = self._compute_rectangle_size(inputs)
-        rectangle_fill = self._compute_rectangle_fill(inputs)
-        inputs = fill_utils.fill_rectangle(
-            inputs,
-            center_x,
-            center_y,
-            rectangle_width,
-            rectangle_height,
-            rectangle_fill,
-        )
-        return inputs
+        ...
 
     def _compute_rectangle_position(self, inputs):
-        input_shape = tf.shape(inputs)
-        batch_size, image_height, image_width = (
-            input_shape[0],
-            input_shape[1],
-            input_shape[2],
-        )
-        center_x = tf.random.uniform(
-            shape=[batch_size],
-            minval=0,
-            maxval=image_width,
-            dtype=tf.int32,
-            seed=self.seed,
-        )
-        center_y = tf.random.uniform(
-            shape=[batch_size],
-            minval=0,
-            maxval=image_height,
-            dtype=tf.int32,
-            seed=self.seed,
-        )
-        return center_x, center_y
+        ...
 
     def _compute_rectangle_size(self, inputs):
-        input_shape = tf.shape(inputs)
-        batch_size, image_height, image_width = (
-            input_shape[0],
-            input_shape[1],
-            input_shape[2],
-        )
-        height = tf.random.uniform(
-            [batch_size],
-            minval=self.height_lower,
-            maxval=self.height_upper,
-            dtype=tf.float32,
-        )
-        width = tf.random.uniform(
-            [batch_size],
-            minval=self.width_lower,
-            maxval=self.width_upper,
-            dtype=tf.float32,
-        )
-
-        if self._height_is_float:
-            height = height * tf.cast(image_height, tf.float32)
-
-        if self._width_is_float:
-            width = width * tf.cast(image_width, tf.float32)
-
-        height = tf.cast(tf.math.ceil(height), tf.int32)
-        width = tf.cast(tf.math.ceil(width), tf.int32)
-
-        height = tf.minimum(height, image_height)
-        width = tf.minimum(width, image_width)
-
-        return height, width
+        ...
 
     def _compute_rectangle_fill(self, inputs):
-        input_shape = tf.shape(inputs)
-        if self.fill_mode == "constant":
-            fill_value = tf.fill(input_shape, self.fill_value)
-        else:
-            # gaussian noise
-            fill_value = tf.random.normal(input_shape)
-
-        return fill_value
+        ...
 
     def get_config(self):
-        config = {
-            "height_factor": self.height_factor,
-            "width_factor": self.width_factor,
-            "fill_mode": self.fill_mode,
-            "fill_value": self.fill_value,
-            "seed": self.seed,
-        }
-        base_config = super().get_config()
-        return dict(list(base_config.items()) + list(config.items()))
+        ...
