@@ -83,13 +83,18 @@ def _user_function_named(name: str, frames):
             obj = _unwrapped(scope.get(short))
             if getattr(obj, "__code__", None) is not None:
                 return obj
+    return next((fn for fn in _held_user_functions(frames) if fn.__code__.co_name == short), None)
+
+
+def _held_user_functions(frames):
+    """User functions the frames' locals hold, innermost frame first (bounded: a frame may
+    hold thousands of values)."""
     for frame, _ in reversed(frames[-200:]):
         for value in list(frame.f_locals.values())[:50]:
             obj = _unwrapped(value)
             code = getattr(obj, "__code__", None)
-            if code is not None and code.co_name == short and is_user(code.co_filename):
-                return obj
-    return None
+            if code is not None and code.co_name != "<module>" and is_user(code.co_filename):
+                yield obj
 
 
 def _def_of(fn):
@@ -113,15 +118,8 @@ def _function_given_to_library(frames):
     (``Dataset.map(parse)``'s ``parse``): what they were tracing when they raised."""
     users = [i for i, (frame, _) in enumerate(frames) if is_user(frame.f_code.co_filename)]
     below = frames[users[-1] + 1:] if users else frames
-    for frame, _ in reversed(below[-200:]):
-        if not library_module(frame.f_code.co_filename):
-            continue
-        for value in list(frame.f_locals.values())[:50]:
-            obj = _unwrapped(value)
-            code = getattr(obj, "__code__", None)
-            if code is not None and code.co_name != "<module>" and is_user(code.co_filename):
-                return obj
-    return None
+    library = [f for f in below if library_module(f[0].f_code.co_filename)]
+    return next(_held_user_functions(library), None)
 
 
 def _named_functions(extracted, frames):
