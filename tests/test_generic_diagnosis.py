@@ -232,3 +232,21 @@ def test_xla_compile_error_is_blamed_at_the_op_its_message_says_was_created(tmp_
                           env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
     line = next(t for t in proc.stdout.splitlines() if t.startswith("DIAGNOSIS"))
     assert line.split()[1:] == ["TFD183", str(tmp_path / "lib" / "helper.py"), "4"], proc.stderr[-2000:]
+
+
+@pytest.mark.parametrize("cut", ["", "deep"], ids=["shared-root", "shared-folder"])
+def test_a_stack_whose_shared_prefix_was_cut_is_read_back_to_the_user_s_file(tmp_path, cut):
+    # The prefix XLA cuts is whatever every file of the stack shares: "/" when TensorFlow
+    # and the script live apart, a whole folder when both sit under one (a temp dir in CI).
+    from tfdebug._extract import _message_locations
+
+    base = tmp_path / cut if cut else tmp_path
+    (base / "lib").mkdir(parents=True)
+    (base / "lib" / "helper.py").write_text("x = 1\n")
+    shared = str(tmp_path) + os.sep if cut else os.sep
+    cut_name = str(base / "lib" / "helper.py")[len(shared):]
+    message = f"The op is created at:\nFile \"{cut_name}\", line 1, in describe\n"
+    known = [str(base / "main.py"), str(tmp_path / "site-packages" / "tensorflow" / "x.py")]
+    locations = _message_locations(message, known)
+    assert [(loc.file, loc.line, loc.function) for loc in locations] == \
+        [(str(base / "lib" / "helper.py"), 1, "describe")]

@@ -252,27 +252,47 @@ _STACK_MARKERS = ("in user code:", "defined at (most recent call last):", "was d
 
 def _message_locations(message: str, known_files=()) -> list[Location]:
     """User frames named in the message: AutoGraph's block, op-definition stacks; innermost first."""
-    found = []
+    found, folders = [], None
     for marker in _STACK_MARKERS:
         start = message.find(marker)
         if start < 0:
             continue
         block = message[start:start + 200_000]
         for filename, lineno, name in reversed(_FILE_LINE.findall(block)):
-            filename = _full_path(filename, known_files)
+            if not (filename.startswith("<") or os.path.isabs(filename) or os.path.exists(filename)):
+                folders = _folders_above(known_files) if folders is None else folders
+                filename = _full_path(filename, known_files, folders)
             if is_user(filename):
                 found.append(Location(filename, int(lineno), name))
     return found
 
 
-def _full_path(filename: str, known_files) -> str:
-    """``filename`` as the traceback knows it, when a message cut a shared prefix off it."""
-    if filename.startswith("<") or os.path.isabs(filename) or os.path.exists(filename):
-        return filename
-    if os.path.exists(os.sep + filename):
-        return os.sep + filename
+def _folders_above(known_files) -> list[str]:
+    """The folders above the traceback's files, nearest first, each once, the root last."""
+    out, seen = [], set()
+    for known in dict.fromkeys(known_files):
+        folder = os.path.dirname(known) if os.path.isabs(known) else ""
+        while folder and folder not in seen:
+            seen.add(folder)
+            out.append(folder)
+            parent = os.path.dirname(folder)
+            folder = parent if parent != folder else ""
+    root = os.path.abspath(os.sep)
+    return [f for f in out if f != root] + [root]
+
+
+def _full_path(filename: str, known_files, folders) -> str:
+    """``filename`` as the traceback knows it, when a message cut a shared prefix off it.
+
+    The prefix cut is the one every file of that stack shares, so it is a folder above the
+    files the traceback holds (TensorFlow's own among them): try those, nearest first.
+    """
     tail = os.sep + filename
-    return next((known for known in known_files if known.endswith(tail)), filename)
+    known = next((k for k in known_files if k.endswith(tail)), None)
+    if known is not None:
+        return known
+    return next((os.path.join(folder, filename) for folder in folders
+                 if os.path.exists(os.path.join(folder, filename))), filename)
 
 
 def _autograph_locations(exc: BaseException) -> list[Location]:
