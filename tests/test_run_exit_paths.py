@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from conftest import run_tfdebug
+from conftest import run_tfdebug, without_native_log
 
 ENV = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONUNBUFFERED="1")
 
@@ -23,8 +23,10 @@ def _script(tmp_path, text, name="script.py"):
 
 
 def _python(script, cwd=None, env=None):
-    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                           cwd=cwd, env=dict(ENV, **(env or {})), timeout=120)
+    proc.stderr = without_native_log(proc.stderr)
+    return proc
 
 
 def _both(tmp_path, text, report=True, env=None):
