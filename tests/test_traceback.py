@@ -72,3 +72,21 @@ def test_sys_excepthook_prints_the_users_frames(capsys, monkeypatch):
         tfdebug.uninstall()
     err = capsys.readouterr().err
     assert "(converted by AutoGraph)" in err and "tfdebug TFD155 branch-mismatch" in err
+
+
+def test_op_definition_stack_in_a_run_time_error_shows_no_tfdebug_frames(tmp_path):
+    # TensorFlow writes the stack that defined the failing op into the message; under
+    # `tfdebug run` that stack passes through the runner and the trace hook. The text
+    # shown leaves those out, as it does in the traceback; the exception keeps them.
+    script = tmp_path / "script.py"
+    script.write_text("import tensorflow as tf\n\n@tf.function(input_signature=[tf.TensorSpec([None])])\n"
+                      "def f(x):\n    return tf.reshape(x, [2, 3])\n\nf(tf.ones([4]))\n")
+    proc = run_tfdebug("run", str(script))
+    assert "defined at (most recent call last):" in proc.stderr, proc.stderr[-2000:]
+    block = proc.stderr.split("defined at (most recent call last):")[1].split("Input to reshape")[0]
+    assert f'File "{script}", line 5, in f' in block and f'File "{script}", line 7, in <module>' in block
+    assert "tfdebug" not in block and "runpy" not in block, block
+    message = _traceback.without_own_frames(
+        'defined at (most recent call last):\n  File "<frozen runpy>", line 88, in _run_code\n\n'
+        f'  File "{_traceback.__file__}", line 1, in x\n\n  File "{script}", line 5, in f\n\nboom')
+    assert message == f'defined at (most recent call last):\n  File "{script}", line 5, in f\n\nboom'

@@ -307,7 +307,13 @@ def cause_of_named(extracted, location: Location | None, frames=()) -> Location 
     for message in extracted.messages:
         head = message[:20000]
         if _WHILE_BODY_CHANGES.search(head):
-            return _while_loop_body(tree, location)
+            # The op that made the refused body output, unless its stack names the
+            # while_loop statement itself (a lambda body inside converted code).
+            origin = _refused_tensor_origin(extracted)
+            if origin is None or (origin.file == location.file and statement_at(tree, origin.line)
+                                  is statement_at(tree, location.line)):
+                return _while_loop_body(tree, location) or origin
+            return origin
         for pattern, where, branch in _NAMED_VARIABLE:
             match = pattern.search(head)
             if match is None:
@@ -376,6 +382,14 @@ def _assignments(body, name: str) -> list[ast.stmt]:
             out.append(node)
         pending.extend(ast.iter_child_nodes(node))
     return sorted(out, key=lambda n: n.lineno)
+
+
+def _refused_tensor_origin(extracted) -> Location | None:
+    """The user line that made the tensor TensorFlow's raise site refused (a loop output)."""
+    from . import _tf
+
+    return next((Location(f, n, name) for f, n, name in _tf.refused_tensor_origin(extracted.chain)
+                 if is_user(f)), None)
 
 
 def _while_loop_body(tree, location: Location) -> Location | None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import linecache
 import logging
 import os
+import re
 import traceback
 
 from . import _tf
@@ -35,7 +36,7 @@ _CHAIN_LIMIT = 16
 
 def _own_frame(filename: str) -> bool:
     """tfdebug's frames and runpy's: the machinery around the user's script."""
-    return (os.path.dirname(os.path.abspath(filename)) == _TFDEBUG_DIR
+    return (os.path.abspath(filename).startswith(_TFDEBUG_DIR + os.sep)
             or os.path.basename(filename) == "runpy.py" or filename.startswith("<frozen runpy"))
 
 
@@ -129,6 +130,18 @@ def involves_tensorflow(exc: BaseException) -> bool:
     return False
 
 
+# A frame of the op-definition stack TensorFlow writes into a run-time error's message.
+_MESSAGE_FRAME = re.compile(r'  File "([^"\n]+)", line \d+, in [^\n]*\n(?:\n|    [^\n]*\n)?')
+
+
+def without_own_frames(message: str) -> str:
+    """``message`` with tfdebug's and runpy's frames left out of the op-definition stack
+    TensorFlow writes into it ("Detected at node X defined at (most recent call last):")."""
+    if "defined at (most recent call last):" not in message:
+        return message
+    return _MESSAGE_FRAME.sub(lambda m: "" if _own_frame(m.group(1)) else m.group(0), message)
+
+
 def format_exception(exc: BaseException) -> str:
     """The traceback of ``exc`` and its chain as text (see the module docstring)."""
     try:
@@ -141,6 +154,8 @@ def format_exception(exc: BaseException) -> str:
                 continue
             seen.add(id(item))
             item.stack = _Stack(stack_lines(error.__traceback__, maps))
+            if isinstance(getattr(item, "_str", None), str):
+                item._str = without_own_frames(item._str)
             for name in ("__cause__", "__context__"):
                 if getattr(item, name, None) is not None:
                     pending.append((getattr(item, name), getattr(error, name, None)))

@@ -117,7 +117,10 @@ def op_creation_stack(exc: BaseException) -> list[tuple[str, int, str]]:
     Graph-mode (Session, ``tf.compat.v1``) errors carry the failing ``op``, whose
     ``traceback`` is the stack that built it; innermost first. [] when there is none.
     """
-    op = getattr(exc, "op", None)
+    return _creation_stack(getattr(exc, "op", None))
+
+
+def _creation_stack(op) -> list[tuple[str, int, str]]:
     try:
         stack = list(getattr(op, "traceback", None) or [])
     except Exception:  # noqa: BLE001 - an op from another layout gives no stack
@@ -129,3 +132,40 @@ def op_creation_stack(exc: BaseException) -> list[tuple[str, int, str]]:
         if isinstance(filename, str) and isinstance(lineno, int):
             out.append((filename, lineno, str(getattr(frame, "name", "") or "")))
     return out
+
+
+# Raise sites whose frame holds the tensor they refused, by (file tail, function): the local
+# naming it. A tf.while_loop body output whose shape or dtype differs from its input is made
+# by an op of the body; that op's creation stack is the user line that changed it.
+_REFUSED_TENSOR = {
+    ("ops/while_v2.py", "_check_shapes_compat"): "t",
+    ("ops/while_v2.py", "_check_inputs_outputs_types_match"): "out",
+}
+# Ops TensorFlow adds around a value without changing it (while_v2 wraps body outputs).
+_PASS_THROUGH_OPS = frozenset({"Identity", "IdentityN"})
+
+
+def refused_tensor_origin(chain) -> list[tuple[str, int, str]]:
+    """Where the tensor a raise site refused was made: (file, line, function), innermost first.
+
+    ``chain`` is the exception and the ones it was raised from; the innermost frame of
+    each is asked. [] when no raise site of ``_REFUSED_TENSOR`` holds a tensor.
+    """
+    for exc in chain:
+        tb = getattr(exc, "__traceback__", None)
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is None:
+            continue
+        code = tb.tb_frame.f_code
+        tail = "/".join(code.co_filename.replace(os.sep, "/").rsplit("/", 2)[-2:])
+        local = _REFUSED_TENSOR.get((tail, code.co_name))
+        op = getattr(tb.tb_frame.f_locals.get(local), "op", None) if local else None
+        for _ in range(20):
+            inputs = list(getattr(op, "inputs", None) or []) if op is not None else []
+            if getattr(op, "type", None) not in _PASS_THROUGH_OPS or not inputs:
+                break
+            op = inputs[0].op
+        if op is not None:
+            return _creation_stack(op)
+    return []
