@@ -223,6 +223,15 @@ def _context_tags(chain, messages, frames_by_exc, location: Location | None) -> 
     return tags
 
 
+def _leaked_tensor(chain) -> bool:
+    from . import _tf
+
+    try:
+        return _tf.leaked_graph_tensor(chain)
+    except Exception:  # noqa: BLE001 - a tensor of another layout: no tag
+        return False
+
+
 def _file_tags(files) -> set[str]:
     tags = set()
     for filename in files:
@@ -337,6 +346,8 @@ def extract(exc: BaseException) -> Extracted:
     locations = tuple(tuple(_locations(e, m, frames_by_exc[id(e)])) for e, m in zip(chain, messages))
     first = next((locs[0] for locs in locations if locs), None)
     tags = _context_tags(chain, messages, frames_by_exc, first)
+    if _leaked_tensor(chain):
+        tags.add("leaked-tensor")
     tags |= _line_tags(first)
     tags |= _file_tags(_files_of(locations)[:8])
     if keras_call_tf_function(frames_by_exc.get(id(exc), ())) is not None:

@@ -12,9 +12,9 @@ import ast
 import re
 
 from ._extract import Location, is_user, keras_call_tf_function, library_module, user_files
-from ._source import (calls_in, constructor_binding, dotted_tail, enclosing_function, first_call,
-                      inside_loop, line_nodes, module_tree, parents_of, source_index,
-                      statement_at, static_shape_binding)
+from ._source import (assigned_names, calls_in, constructor_binding, dotted_tail, enclosing_function,
+                      first_call, inside_loop, line_nodes, locally_bound, mentions_name, module_tree,
+                      own_statements, parents_of, source_index, statement_at, static_shape_binding)
 from ._vocab import MUTATORS, PY_FUNCTION_LEAVES
 
 _NAMED_FUNCTION = re.compile(r"<function ([\w.<>]+) at 0x[0-9a-f]+>")
@@ -51,8 +51,30 @@ def _locate_keras_constructor(extracted, location, frames):
 
 def _locate_shape_binding(extracted, location, frames):
     """``reps = x.shape[0]`` when the failing line uses ``reps`` (None where a number is needed)."""
+    side = _none_operand_side(extracted)
     return _binding_of_line(location, lambda tree, function, nodes: static_shape_binding(
-        function, nodes, location.line))
+        function, _operand_nodes(nodes, side), location.line))
+
+
+# Python names the operand that is None: "for *: 'NoneType' and 'int'" is the left one.
+_NONE_OPERAND = re.compile(r"unsupported operand type\(s\) for [^:]{1,3}: '(\w+)' and '(\w+)'")
+
+
+def _none_operand_side(extracted) -> str | None:
+    for message in extracted.messages:
+        match = _NONE_OPERAND.search(message[:20000])
+        if match and (match.group(1) == "NoneType") != (match.group(2) == "NoneType"):
+            return "left" if match.group(1) == "NoneType" else "right"
+    return None
+
+
+def _operand_nodes(nodes, side: str | None):
+    """The nodes of the ``side`` operands of the line's binary operations (all when none)."""
+    if side is None:
+        return nodes
+    picked = [sub for node in nodes if isinstance(node, ast.BinOp)
+              for sub in ast.walk(getattr(node, side))]
+    return picked or nodes
 
 
 def _locate_set_seed(extracted, location, frames):
@@ -160,20 +182,41 @@ def _locate_yield(extracted, location, frames):
 
 def _locate_generator_yield(extracted, location, frames):
     """The first ``yield`` of the generator the module hands to ``from_generator`` (the one
-    call of it in the failing file): the element it yields is checked only when pulled."""
+    call of it in the failing file): the element it yields is checked only when pulled.
+    The generator is a def, a method (``self.rows``), a lambda calling one, or an instance
+    whose class defines ``__call__``."""
     tree = module_tree(location.file) if location else None
     if tree is None:
         return None
     calls = [n for name, n in source_index(tree).call_names if name.endswith("from_generator")]
-    names = {c.args[0].id for c in calls if c.args and isinstance(c.args[0], ast.Name)}
-    if len(calls) != 1 or len(names) != 1:
+    if len(calls) != 1:
         return None
-    defs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and n.name in names]
+    given = calls[0].args[0] if calls[0].args else next(
+        (k.value for k in calls[0].keywords if k.arg == "generator"), None)
+    if isinstance(given, ast.Lambda) and isinstance(given.body, ast.Call):
+        given = given.body.func
+    defs = _generator_defs(tree, given)
     yields = [n for d in defs[:1] for n in ast.walk(d) if isinstance(n, (ast.Yield, ast.YieldFrom))]
     if len(defs) != 1 or not yields:
         return None
     return Location(location.file, min(n.lineno for n in yields), defs[0].name)
+
+
+def _generator_defs(tree, given) -> list[ast.AST]:
+    """The defs in ``tree`` that the expression ``given`` (a generator argument) names."""
+    functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if isinstance(given, ast.Attribute):
+        return [n for n in functions if n.name == given.attr]
+    if not isinstance(given, ast.Name):
+        return []
+    defs = [n for n in functions if n.name == given.id]
+    if defs:
+        return defs
+    classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    made = {dotted_tail(n.value.func).rsplit(".", 1)[-1] for n in ast.walk(tree) if isinstance(n, ast.Assign)
+            and isinstance(n.value, ast.Call) and given.id in assigned_names(n)}
+    return [n for name in made if name in classes for n in classes[name].body
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "__call__"]
 
 
 def _locate_return_value(extracted, location, frames):
@@ -244,7 +287,53 @@ def _formats_names(node: ast.AST, names: set[str]) -> bool:
     return False
 
 
+def _locate_escape_store(extracted, location, frames):
+    """``self.cache = t`` (or a global, a captured container) after the line that made the
+    leaked graph tensor ``t``: where it leaves the traced function. The line that made it is
+    TensorFlow's, else the creation stack of the tensor its raise site refused."""
+    origin = _refused_tensor_origin(extracted)
+    for start in (location, origin):
+        store = _store_after(start) if start is not None else None
+        if store is not None:
+            return store
+    return origin if origin is not None and origin != location else None
+
+
+def _store_after(location: Location) -> Location | None:
+    tree = module_tree(location.file)
+    stmt = statement_at(tree, location.line) if tree else None
+    function = enclosing_function(tree, location.line) if stmt else None
+    made = assigned_names(stmt) if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else set()
+    if function is None or not made:
+        return None
+    local = locally_bound(function)
+    for node in own_statements(function.body):
+        if node.lineno <= stmt.lineno:
+            continue
+        value = getattr(node, "value", None)
+        if isinstance(node, ast.Assign) and value is not None and mentions_name(value, made) \
+                and any(_outside(t, local) for t in node.targets):
+            return Location(location.file, node.lineno, location.function)
+        if isinstance(node, ast.Expr) and isinstance(value, ast.Call) \
+                and isinstance(value.func, ast.Attribute) and value.func.attr in MUTATORS \
+                and _outside(value.func.value, local) and any(mentions_name(a, made) for a in value.args):
+            return Location(location.file, node.lineno, location.function)
+    return None
+
+
+def _outside(target, local) -> bool:
+    """Does storing into ``target`` reach past the function (an attribute, a global or a
+    captured container), not a local name?"""
+    if isinstance(target, ast.Attribute):
+        return True
+    root = target
+    while isinstance(root, (ast.Subscript, ast.Attribute)):
+        root = root.value
+    return isinstance(root, ast.Name) and root.id not in local
+
+
 LOCATORS = {
+    "escape-store": _locate_escape_store,
     "append-in-loop": _locate_append_in_loop,
     "set-seed": _locate_set_seed,
     "keras-constructor": _locate_keras_constructor,

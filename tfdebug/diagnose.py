@@ -30,6 +30,7 @@ Example::
 from __future__ import annotations
 
 import dataclasses
+import linecache
 import logging
 
 from . import _frames, recipebook
@@ -179,7 +180,7 @@ def _diagnose(exc: BaseException) -> Diagnosis | None:
         frames = tb_frames(exc)
         moved = cause_of_named(extracted, location, frames) or construct_of_node(extracted, location, frames)
     symptom = location if moved is not None and moved != location else None
-    location = moved or location
+    location = _readable(moved or location, extracted)
     file = location.file if location else None
     line = location.line if location else None
     category = recipe.category if recipe is not None else generic_category(extracted)
@@ -191,6 +192,15 @@ def _diagnose(exc: BaseException) -> Diagnosis | None:
         message=short_message(extracted.messages[0]),
         error=type(exc).__name__, category=category, layer=layer, symptom=symptom,
         docs=recipe.docs if recipe is not None else generic_docs(category))
+
+
+def _readable(location: Location | None, extracted: Extracted) -> Location | None:
+    """``location``, or when its source cannot be read (code made by ``exec``) the first user
+    location of the error whose source can: the line the user can open."""
+    if location is None or linecache.getlines(location.file):
+        return location
+    return next((loc for locs in extracted.locations for loc in locs if linecache.getlines(loc.file)),
+                location)
 
 
 def _run_locator(name: str, extracted: Extracted, location: Location | None, exc) -> Location | None:

@@ -53,11 +53,12 @@ TAGS = (
     "py-function",             # the user's code calls tf.py_function / tf.numpy_function
     "keras-call-tf-function",  # a live Keras layer/model has @tf.function on its `call`
     "tf.cond",                 # raised inside TensorFlow's own tf.cond construction code
+    "leaked-tensor",           # a tf.function graph's tensor refused where no graph is built
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnose.py's locators).
 LOCATORS = ("append-in-loop", "set-seed", "yield", "py-function", "keras-call-tf-function",
             "string-format", "keras-constructor", "return-value", "shape-binding",
-            "generator-yield")
+            "generator-yield", "escape-store")
 
 # Message regexes see a bounded window (head and tail) of the message, so a 10 MB message
 # costs what a short one does; AutoGraph and Keras put the useful text near either end.

@@ -16,8 +16,8 @@ from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eag
 from .formatting import (add_tensor_format_hook, is_symbolic, remove_tensor_format_hook,
                          tensor_format_hooked)
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
-from .locations import (failed_function_call, graph_error_locations, op_creation_stack,
-                        refused_tensor_origin, traced_user_location)
+from .locations import (failed_function_call, graph_error_locations, leaked_graph_tensor,
+                        op_creation_stack, refused_tensor_origin, traced_user_location)
 from .targets import (describe_trace_type, function_target, is_internal_function,
                       is_tf_function, tf_function_key, trace_scope, traced_target)
 from .trace_hook import (HookRefusal, evict_concrete, install_trace_hook, redirect_trace_caches,
@@ -34,6 +34,7 @@ __all__ = [
     "functions_run_eagerly", "graph_error_locations", "inside_function",
     "install_layer_call_hook", "install_trace_hook", "is_generated_file",
     "is_internal_function", "is_symbolic", "is_tf_function", "layer_call_hooked",
+    "leaked_graph_tensor",
     "mapped_location", "op_creation_stack", "redirect_trace_caches", "refused_tensor_origin",
     "remove_tensor_format_hook", "restore_trace_caches", "set_data_debug_mode",
     "set_functions_run_eagerly", "tensor_format_hooked", "tf_function_key", "tf_version",

@@ -136,13 +136,39 @@ def _creation_stack(op) -> list[tuple[str, int, str]]:
 
 # Raise sites whose frame holds the tensor they refused, by (file tail, function): the local
 # naming it. A tf.while_loop body output whose shape or dtype differs from its input is made
-# by an op of the body; that op's creation stack is the user line that changed it.
+# by an op of the body; that op's creation stack is the user line that changed it. A symbolic
+# tensor's own methods refuse what needs a value (bool, iteration, len, NumPy, hash).
 _REFUSED_TENSOR = {
     ("ops/while_v2.py", "_check_shapes_compat"): "t",
     ("ops/while_v2.py", "_check_inputs_outputs_types_match"): "out",
+    **{("framework/tensor.py", name): "self" for name in
+       ("__getattr__", "_disallow", "__iter__", "__hash__", "__array__", "__len__")},
 }
 # Ops TensorFlow adds around a value without changing it (while_v2 wraps body outputs).
 _PASS_THROUGH_OPS = frozenset({"Identity", "IdentityN"})
+# Frames that build a graph: a tf.function's call and trace, tf.data's function tracing,
+# AutoGraph's converted code.
+_TRACING_FILES = ("framework/func_graph.py", "polymorphic_function/polymorphic_function.py",
+                  "polymorphic_function/tracing_compilation.py", "data/ops/structured_function.py")
+
+
+def _file_tail(filename: str) -> str:
+    return "/".join(filename.replace(os.sep, "/").rsplit("/", 2)[-2:])
+
+
+def _refused_tensor(chain):
+    """The tensor the innermost raise site of ``chain`` refused, or None."""
+    for exc in chain:
+        tb = getattr(exc, "__traceback__", None)
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is None:
+            continue
+        code = tb.tb_frame.f_code
+        local = _REFUSED_TENSOR.get((_file_tail(code.co_filename), code.co_name))
+        if local is not None:
+            return tb.tb_frame.f_locals.get(local)
+    return None
 
 
 def refused_tensor_origin(chain) -> list[tuple[str, int, str]]:
@@ -151,21 +177,28 @@ def refused_tensor_origin(chain) -> list[tuple[str, int, str]]:
     ``chain`` is the exception and the ones it was raised from; the innermost frame of
     each is asked. [] when no raise site of ``_REFUSED_TENSOR`` holds a tensor.
     """
+    op = getattr(_refused_tensor(chain), "op", None)
+    for _ in range(20):
+        inputs = list(getattr(op, "inputs", None) or []) if op is not None else []
+        if getattr(op, "type", None) not in _PASS_THROUGH_OPS or not inputs:
+            break
+        op = inputs[0].op
+    return _creation_stack(op) if op is not None else []
+
+
+def leaked_graph_tensor(chain) -> bool:
+    """Whether the refused tensor is one of a tf.function's graph, used where no graph is
+    being built: kept from an earlier trace (an attribute, a list) and used in eager code."""
+    graph = getattr(_refused_tensor(chain), "graph", None)
+    if not getattr(graph, "building_function", False):  # eager, or a plain tf.Graph (TF1 style)
+        return False
+    from .autograph import is_generated_file
+
     for exc in chain:
         tb = getattr(exc, "__traceback__", None)
-        while tb is not None and tb.tb_next is not None:
+        while tb is not None:
+            filename = tb.tb_frame.f_code.co_filename
+            if _file_tail(filename) in _TRACING_FILES or is_generated_file(filename):
+                return False
             tb = tb.tb_next
-        if tb is None:
-            continue
-        code = tb.tb_frame.f_code
-        tail = "/".join(code.co_filename.replace(os.sep, "/").rsplit("/", 2)[-2:])
-        local = _REFUSED_TENSOR.get((tail, code.co_name))
-        op = getattr(tb.tb_frame.f_locals.get(local), "op", None) if local else None
-        for _ in range(20):
-            inputs = list(getattr(op, "inputs", None) or []) if op is not None else []
-            if getattr(op, "type", None) not in _PASS_THROUGH_OPS or not inputs:
-                break
-            op = inputs[0].op
-        if op is not None:
-            return _creation_stack(op)
-    return []
+    return failed_function_call(chain[0]) is None if chain else False

@@ -49,6 +49,7 @@ CHECKS: dict[str, tuple[str, str]] = {
     "python-io": ("TFD306", "trace-time-side-effect"),
     "python-input": ("TFD307", "trace-time-side-effect"),
     "stale-capture": ("TFD308", "trace-time-side-effect"),
+    "tensor-array-dropped": ("TFD311", "trace-time-side-effect"),
     "float-meets-int": ("TFD161", "dtype-mismatch"),
     "keras-training-flag": ("TFD320", "keras-training-flag"),
 }

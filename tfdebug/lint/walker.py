@@ -58,6 +58,7 @@ class Walker(ExpressionWalker):
 
     def s_Expr(self, node):
         self.expr(node.value)
+        side_effects.discarded_tensor_array_update(self, node)
 
     def s_Return(self, node):
         if node.value is not None:

@@ -1,5 +1,6 @@
-"""trace-time-side-effect (TFD300-308): Python effects that happen once per trace, not once
-per call (print, I/O, random numbers, clocks, writes to outside state)."""
+"""trace-time-side-effect (TFD300-308, TFD311): Python effects that happen once per trace, not
+once per call (print, I/O, random numbers, clocks, writes to outside state), and in-place
+updates that only eager code makes (a TensorArray write whose result is dropped)."""
 from __future__ import annotations
 
 import ast
@@ -69,6 +70,27 @@ def global_write(w, stmt, name: str, augmented: bool):
         verb = "written" if augmented else "assigned"
         w.mod.report("global-write", stmt, f"`{name}` is a global {verb} inside "
                      "traced code: it changes once per trace, not once per call")
+
+
+# TensorArray methods that return the updated array instead of changing it in place.
+_TENSOR_ARRAY_UPDATES = frozenset({"write", "scatter", "unstack", "split"})
+
+
+def discarded_tensor_array_update(w, stmt):
+    """``ta.write(i, x)`` as a statement in traced code: eagerly the array changes in place,
+    in a graph the update is only in the returned array, and dropping it loses the write."""
+    call = stmt.value
+    if not (w.ctx.graph and not w.eager_guard and isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute) and call.func.attr in _TENSOR_ARRAY_UPDATES
+            and isinstance(call.func.value, ast.Name)):
+        return
+    owner = call.func.value.id
+    made = [n for n in ast.walk(w.func) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+            and any(isinstance(t, ast.Name) and t.id == owner for t in n.targets)]
+    if made and all(w.mod.resolve(n.value.func) == "tensorflow.TensorArray" for n in made):
+        w.mod.report("tensor-array-dropped", stmt, f"the result of `{owner}.{call.func.attr}()` is "
+                     f"dropped: in a graph a TensorArray is not changed in place; write "
+                     f"`{owner} = {owner}.{call.func.attr}(...)`")
 
 
 def attribute_update(w, node):
