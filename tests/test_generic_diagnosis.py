@@ -29,7 +29,7 @@ def _header(path):
                 break
             key, _, value = line[1:].partition(":")
             fields[key.strip()] = value.strip()
-    lines = {int(fields["line"])} | {int(n) for n in fields.get("also", "").split(",") if n.strip()}
+    lines = {int(fields["line"])} | {int(n) for n in fields.get("also", "").split(",") if n.strip().isdigit()}
     return fields["category"], lines
 
 

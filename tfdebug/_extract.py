@@ -18,7 +18,7 @@ import sys
 from . import _frames
 from ._source import (assigned_names, calls_in, constructor_binding, dotted_tail,
                       enclosing_function, first_call, inside_loop, is_loop, line_nodes,
-                      module_tree, parents_of, statement_at, static_shape_binding)
+                      module_tree, parents_of, source_index, statement_at, static_shape_binding)
 from ._vocab import KERAS_LOOPS, KERAS_CONSTRUCTOR_NAME, PY_FUNCTION_LEAVES
 
 _TFDEBUG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
@@ -321,9 +321,34 @@ def _op_locations(exc: BaseException) -> list[Location]:
     return [Location(f, n, name) for f, n, name in _tf.op_creation_stack(exc) if is_user(f)]
 
 
+# A run-time error of a graph without a Python stack (tf.data's functions) names only its
+# node: "[[{{node DecodeJpeg}}]]", named after the op type (a "_3" suffix when repeated).
+_RUN_TIME_NODE = re.compile(r"\[\[\{\{node ([A-Za-z][\w]*?)(?:_\d+)?\}\}\]\]")
+
+
+def _node_locations(message: str, known_files) -> list[Location]:
+    """The one user call that makes the op a run-time error names (``tf.io.decode_jpeg`` for
+    node ``DecodeJpeg``), when the message has no stack of its own; [] when not exactly one."""
+    if any(marker in message for marker in _STACK_MARKERS):
+        return []
+    match = _RUN_TIME_NODE.search(message[-20000:])
+    if match is None:
+        return []
+    wanted = re.sub(r"V\d+$", "", match.group(1)).lower()
+    hits = []
+    for filename in list(dict.fromkeys(f for f in known_files if is_user(f)))[:8]:
+        tree = module_tree(filename)
+        for name, call in (source_index(tree).call_names if tree is not None else ()):
+            if name.rsplit(".", 1)[-1].replace("_", "").lower() == wanted:
+                function = enclosing_function(tree, call.lineno)
+                hits.append(Location(filename, call.lineno, getattr(function, "name", "<module>")))
+    return hits if len(hits) == 1 else []
+
+
 def _locations(exc: BaseException, message: str, frames) -> list[Location]:
     known_files = [frame.f_code.co_filename for frame, _ in frames[-200:]]
     found = _autograph_locations(exc) + _message_locations(message, known_files) + _op_locations(exc)
+    found += _node_locations(message, known_files)
     # A module-level line in AutoGraph's block is the call, never better than a function's.
     found = [loc for loc in found if loc.function != "<module>"] + \
             [loc for loc in found if loc.function == "<module>"]
