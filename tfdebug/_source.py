@@ -379,6 +379,23 @@ def inside_loop(node: ast.AST, parents, stop: ast.AST) -> bool:
     return False
 
 
+def dropped_update(stmt: ast.AST, methods) -> tuple[str, ast.Call] | None:
+    """``("ta", call)`` for a statement ``ta.write(...)`` whose result is dropped (``methods``
+    the update methods), else None."""
+    call = getattr(stmt, "value", None) if isinstance(stmt, ast.Expr) else None
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+            and call.func.attr in methods and isinstance(call.func.value, ast.Name):
+        return call.func.value.id, call
+    return None
+
+
+def call_bindings(function: ast.AST, name: str) -> list[ast.Call]:
+    """The calls whose results ``function`` assigns to the plain name ``name``."""
+    return [n.value for n in ast.walk(function) if isinstance(n, ast.Assign)
+            and isinstance(n.value, ast.Call)
+            and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+
+
 def first_call(tree: ast.AST, suffixes) -> ast.Call | None:
     """The first call in the module whose last dotted part is one of ``suffixes``."""
     calls = [n for name, n in source_index(tree).call_names if name.rsplit(".", 1)[-1] in suffixes]

@@ -50,3 +50,7 @@ KERAS_CONSTRUCTOR_NAME = re.compile(
 
 # Modules whose capitalised names construct Keras objects that own variables.
 KERAS_CONSTRUCTOR_MODULES = ("keras.layers.", "keras.optimizers.")
+
+# TensorArray methods that return the updated array: eagerly they also change it in place,
+# in a graph only the returned array holds the update.
+TENSOR_ARRAY_UPDATES = frozenset({"write", "scatter", "unstack", "split"})

@@ -32,6 +32,7 @@ RECIPES = {
     "io": "TFD306",
     "input": "TFD307",
     "numpy-state": "TFD308",
+    "tensor-array": "TFD311",
     "string-format": "TFD310",
     "training-flag": "TFD320",
 }

@@ -8,8 +8,8 @@ import logging
 import types
 from typing import Callable
 
-from .._source import function_node, parameter_names
-from .._vocab import KERAS_TRACED_METHODS, MUTATORS, UNAMBIGUOUS_MUTATORS
+from .._source import call_bindings, dropped_update, function_node, parameter_names
+from .._vocab import KERAS_TRACED_METHODS, MUTATORS, TENSOR_ARRAY_UPDATES, UNAMBIGUOUS_MUTATORS
 from .branches import traced_children
 from .names import UNRESOLVED, Env, call_kind, qualified_names, resolve, scope_of, static_attr
 from .objects import (closure_values, is_array, is_plain_container, is_tf_function,
@@ -27,7 +27,7 @@ class Effect:
     """One trace-time-only effect at a user line."""
 
     # print, input, random, clock, io, global, container, attribute, numpy-state,
-    # training-flag, string-format
+    # training-flag, string-format, tensor-array
     kind: str
     file: str
     line: int
@@ -112,6 +112,17 @@ class _Finder:
                     self.store(leaf, node, env)
         elif isinstance(node, ast.Call):
             self.call(node, env, depth, in_layer_call)
+        elif isinstance(node, ast.Expr):
+            self.dropped_update(node, env)
+
+    def dropped_update(self, stmt, env: Env):
+        """``ta.write(i, x)`` with its result dropped, ``ta`` made by ``tf.TensorArray(...)``."""
+        dropped = dropped_update(stmt, TENSOR_ARRAY_UPDATES)
+        function = function_node(env.fn.__code__) if dropped else None
+        made = call_bindings(function, dropped[0]) if function is not None else []
+        if made and all(_is_tensor_array(qualified_names(c.func, env, resolve(c.func, env)))
+                        for c in made):
+            self.add("tensor-array", stmt, env, f"`{_text(dropped[1])}` drops the updated array")
 
     def store(self, target, stmt, env: Env):
         if isinstance(target, ast.Name):
@@ -202,6 +213,10 @@ class _Finder:
         elif not isinstance(value, type) and \
                 is_user_function(getattr(type(value), "__call__", None)):
             self.function(type(value).__call__, value, depth=depth + 1)
+
+
+def _is_tensor_array(names) -> bool:
+    return any(n.startswith("tensorflow.") and n.endswith(".TensorArray") for n in names)
 
 
 def _leaves(target):

@@ -192,6 +192,10 @@ def leaked_graph_tensor(chain) -> bool:
     graph = getattr(_refused_tensor(chain), "graph", None)
     if not getattr(graph, "building_function", False):  # eager, or a plain tf.Graph (TF1 style)
         return False
+    # A finished trace set its outputs; the graph of a trace that failed (the error raised
+    # while tracing, its frames hidden by Keras' traceback filter) has none.
+    if getattr(graph, "structured_outputs", None) is None and not getattr(graph, "outputs", None):
+        return False
     from .autograph import is_generated_file
 
     for exc in chain:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import ast
 
-from ..._source import dotted_rooted, mentions, method_of, self_attribute
-from ..._vocab import CLOCK_READS, MUTATORS
+from ..._source import (call_bindings, dotted_rooted, dropped_update, mentions, method_of,
+                        self_attribute)
+from ..._vocab import CLOCK_READS, MUTATORS, TENSOR_ARRAY_UPDATES
 from ..facts import _closure_binding
 from ..values import Kind
 
@@ -72,22 +73,15 @@ def global_write(w, stmt, name: str, augmented: bool):
                      "traced code: it changes once per trace, not once per call")
 
 
-# TensorArray methods that return the updated array instead of changing it in place.
-_TENSOR_ARRAY_UPDATES = frozenset({"write", "scatter", "unstack", "split"})
-
-
 def discarded_tensor_array_update(w, stmt):
     """``ta.write(i, x)`` as a statement in traced code: eagerly the array changes in place,
     in a graph the update is only in the returned array, and dropping it loses the write."""
-    call = stmt.value
-    if not (w.ctx.graph and not w.eager_guard and isinstance(call, ast.Call)
-            and isinstance(call.func, ast.Attribute) and call.func.attr in _TENSOR_ARRAY_UPDATES
-            and isinstance(call.func.value, ast.Name)):
+    dropped = dropped_update(stmt, TENSOR_ARRAY_UPDATES) if w.ctx.graph and not w.eager_guard else None
+    if dropped is None:
         return
-    owner = call.func.value.id
-    made = [n for n in ast.walk(w.func) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
-            and any(isinstance(t, ast.Name) and t.id == owner for t in n.targets)]
-    if made and all(w.mod.resolve(n.value.func) == "tensorflow.TensorArray" for n in made):
+    owner, call = dropped
+    made = call_bindings(w.func, owner)
+    if made and all(w.mod.resolve(c.func) == "tensorflow.TensorArray" for c in made):
         w.mod.report("tensor-array-dropped", stmt, f"the result of `{owner}.{call.func.attr}()` is "
                      f"dropped: in a graph a TensorArray is not changed in place; write "
                      f"`{owner} = {owner}.{call.func.attr}(...)`")
