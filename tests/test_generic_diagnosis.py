@@ -250,3 +250,47 @@ def test_a_stack_whose_shared_prefix_was_cut_is_read_back_to_the_user_s_file(tmp
     locations = _message_locations(message, known)
     assert [(loc.file, loc.line, loc.function) for loc in locations] == \
         [(str(base / "lib" / "helper.py"), 1, "describe")]
+
+
+def _grow(step, tokens):
+    tokens = tf.concat([tokens, step[None]], axis=0)  # <- grows
+    return step + 1, tokens
+
+
+@tf.function
+def _explicit_while():
+    return tf.while_loop(lambda s, t: s < 3, _grow, (tf.constant(0), tf.constant([0])))
+
+
+@pytest.mark.smoke
+def test_explicit_while_loop_is_blamed_at_the_body_line_that_made_the_refused_output():
+    # while_v2's shape check holds the body output it refuses; the op that made it knows
+    # the line (the body's `tokens = tf.concat(...)`, not its `return`).
+    d = diagnose(raised_by(_explicit_while))
+    assert d.recipe.id == "TFD150"
+    assert (d.file, d.line) == (__file__, _line(_grow, "<- grows"))
+
+
+class _Keeper:
+    def __init__(self):
+        self.kept = []
+
+    @tf.function
+    def step(self, x):
+        loss = tf.reduce_sum(x * x)
+        self.kept.append(loss)  # <- leaves the trace
+        return loss
+
+
+@pytest.mark.smoke
+def test_a_tensor_kept_from_a_trace_and_used_eagerly_is_a_leaked_tensor():
+    import numpy as np
+
+    keeper = _Keeper()
+    keeper.step(tf.constant([1.0, 2.0]))
+    d = diagnose(raised_by(lambda: np.mean(keeper.kept)))
+    assert d.recipe.id == "TFD117" and d.category == "out-of-scope-tensor"
+    assert (d.file, d.line) == (__file__, _line(_Keeper.step, "<- leaves the trace"))
+    # NumPy on a tensor while it is traced stays numpy-in-graph
+    d = diagnose(raised_by(tf.function(lambda x: np.mean(x)), tf.constant([1.0])))
+    assert d.category == "numpy-in-graph", d

@@ -304,8 +304,8 @@ def _store_after(location: Location) -> Location | None:
     stmt = statement_at(tree, location.line) if tree else None
     function = enclosing_function(tree, location.line) if stmt else None
     made = assigned_names(stmt) if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else set()
-    if function is None or not made:
-        return None
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not made:
+        return None  # a lambda stores nothing
     local = locally_bound(function)
     for node in own_statements(function.body):
         if node.lineno <= stmt.lineno:
