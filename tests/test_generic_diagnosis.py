@@ -294,3 +294,14 @@ def test_a_tensor_kept_from_a_trace_and_used_eagerly_is_a_leaked_tensor():
     # NumPy on a tensor while it is traced stays numpy-in-graph
     d = diagnose(raised_by(tf.function(lambda x: np.mean(x)), tf.constant([1.0])))
     assert d.category == "numpy-in-graph", d
+
+
+@pytest.mark.smoke
+def test_raise_site_readers_fall_back_to_nothing_on_an_unknown_layout():
+    # an exception raised anywhere else (or a TF whose raise sites moved) holds no refused
+    # tensor: no origin, no leak, and the diagnosis keeps TensorFlow's line
+    from tfdebug import _tf
+
+    error = raised_by(lambda: (_ for _ in ()).throw(ValueError("elsewhere")))
+    assert _tf.refused_tensor_origin([error]) == [] and _tf.leaked_graph_tensor([error]) is False
+    assert _tf.refused_tensor_origin([]) == [] and _tf.leaked_graph_tensor([]) is False
