@@ -305,3 +305,39 @@ def test_raise_site_readers_fall_back_to_nothing_on_an_unknown_layout():
     error = raised_by(lambda: (_ for _ in ()).throw(ValueError("elsewhere")))
     assert _tf.refused_tensor_origin([error]) == [] and _tf.leaked_graph_tensor([error]) is False
     assert _tf.refused_tensor_origin([]) == [] and _tf.leaked_graph_tensor([]) is False
+
+
+@pytest.mark.smoke
+def test_a_node_without_a_stack_is_blamed_at_the_one_tensorflow_call_that_makes_it(tmp_path):
+    # tf.data's run-time errors name only the node; its op is the snake-case TF wrapper
+    from tfdebug._extract import _node_locations
+
+    source = tmp_path / "pipeline.py"
+    source.write_text("import numpy as np\nimport tensorflow as tf\nfrom tensorflow.io import decode_png\n\n"
+                      "def parse(x):\n    img = tf.io.decode_jpeg(x)\n    return np.mean(img)\n\n"
+                      "def other(x):\n    return decode_png(x) + tf.reshape(x, [-1]) + tf.reshape(x, [1])\n")
+    found = _node_locations("Unknown image file format.\n\t [[{{node DecodeJpeg}}]] [Op:IteratorGetNext]",
+                            [str(source)])
+    assert [(loc.line, loc.function) for loc in found] == [(6, "parse")]
+    assert [loc.line for loc in _node_locations("x [[{{node DecodePng_2}}]]", [str(source)])] == [10]
+    assert _node_locations("x [[{{node Mean}}]]", [str(source)]) == []      # NumPy makes no node
+    assert _node_locations("x [[{{node Reshape}}]]", [str(source)]) == []   # two candidates
+    assert _node_locations("defined at (most recent call last):\n [[{{node DecodeJpeg}}]]",
+                           [str(source)]) == []                            # the stack says it
+
+
+@pytest.mark.smoke
+def test_escape_store_is_a_store_into_an_object_the_function_did_not_make(tmp_path):
+    from tfdebug._extract import Location
+    from tfdebug._locate import _store_after
+
+    source = tmp_path / "keep.py"
+    source.write_text("CACHE = {}\n\ndef f(self, acc, x):\n    t = x * 2\n    out = []\n"
+                      "    out.append(t)\n    box = {}\n    box['t'] = t\n    acc.append(t)\n"
+                      "    return t\n\ndef g(x):\n    global LAST\n    t = x + 1\n    LAST = t\n"
+                      "\ndef h(self, x):\n    t = x - 1\n    self.last = t\n    CACHE['t'] = t\n")
+    at = lambda line: _store_after(Location(str(source), line, "f"))  # noqa: E731
+    assert at(4).line == 9      # a given list, not the local `out` or `box`
+    assert at(14).line == 15    # a global name
+    assert at(18).line == 19    # an attribute of self (a parameter)
+    assert at(5) is None        # `out = []` is stored nowhere outside

@@ -18,7 +18,8 @@ import sys
 from . import _frames
 from ._source import (assigned_names, calls_in, constructor_binding, dotted_tail,
                       enclosing_function, first_call, inside_loop, is_loop, line_nodes,
-                      module_tree, parents_of, source_index, statement_at, static_shape_binding)
+                      import_bindings, module_tree, parents_of, source_index, statement_at,
+                      static_shape_binding)
 from ._vocab import KERAS_LOOPS, KERAS_CONSTRUCTOR_NAME, PY_FUNCTION_LEAVES
 
 _TFDEBUG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
@@ -338,10 +339,17 @@ def _node_locations(message: str, known_files) -> list[Location]:
     hits = []
     for filename in list(dict.fromkeys(f for f in known_files if is_user(f)))[:8]:
         tree = module_tree(filename)
-        for name, call in (source_index(tree).call_names if tree is not None else ()):
-            if name.rsplit(".", 1)[-1].replace("_", "").lower() == wanted:
+        if tree is None:
+            continue
+        tensorflow = {name for node in ast.walk(tree) for name, module in import_bindings(node).items()
+                      if module.split(".")[0] == "tensorflow"}
+        for name, call in source_index(tree).call_names:
+            # TensorFlow's op wrappers are the op's name in snake case (np.mean makes no node)
+            if name.split(".")[0] in tensorflow and \
+                    name.rsplit(".", 1)[-1].replace("_", "").lower() == wanted:
                 function = enclosing_function(tree, call.lineno)
-                hits.append(Location(filename, call.lineno, getattr(function, "name", "<module>")))
+                hits.append(Location(filename, call.lineno, "<lambda>" if isinstance(function, ast.Lambda)
+                                     else getattr(function, "name", "<module>")))
     return hits if len(hits) == 1 else []
 
 

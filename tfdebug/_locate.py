@@ -14,7 +14,8 @@ import re
 from ._extract import Location, is_user, keras_call_tf_function, library_module, user_files
 from ._source import (assigned_names, calls_in, constructor_binding, dotted_tail, enclosing_function,
                       first_call, inside_loop, line_nodes, locally_bound, mentions_name, module_tree,
-                      own_statements, parents_of, source_index, statement_at, static_shape_binding)
+                      own_statements, parameter_names, parents_of, source_index, statement_at,
+                      static_shape_binding)
 from ._vocab import MUTATORS, PY_FUNCTION_LEAVES
 
 _NAMED_FUNCTION = re.compile(r"<function ([\w.<>]+) at 0x[0-9a-f]+>")
@@ -213,8 +214,8 @@ def _generator_defs(tree, given) -> list[ast.AST]:
     if defs:
         return defs
     classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
-    made = {dotted_tail(n.value.func).rsplit(".", 1)[-1] for n in ast.walk(tree) if isinstance(n, ast.Assign)
-            and isinstance(n.value, ast.Call) and given.id in assigned_names(n)}
+    made = {dotted_tail(n.value.func).rsplit(".", 1)[-1] for n in ast.walk(tree)
+            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and given.id in assigned_names(n)}
     return [n for name in made if name in classes for n in classes[name].body
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "__call__"]
 
@@ -300,36 +301,45 @@ def _locate_escape_store(extracted, location, frames):
 
 
 def _store_after(location: Location) -> Location | None:
+    """The first statement after ``location``'s assignment that stores what it made in an
+    object the function did not make (an attribute of ``self``, a global, a captured or
+    given container)."""
     tree = module_tree(location.file)
     stmt = statement_at(tree, location.line) if tree else None
     function = enclosing_function(tree, location.line) if stmt else None
     made = assigned_names(stmt) if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else set()
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not made:
         return None  # a lambda stores nothing
-    local = locally_bound(function)
+    bound = locally_bound(function)
+    own = bound - set(parameter_names(function))  # objects the function made itself
     for node in own_statements(function.body):
         if node.lineno <= stmt.lineno:
             continue
         value = getattr(node, "value", None)
         if isinstance(node, ast.Assign) and value is not None and mentions_name(value, made) \
-                and any(_outside(t, local) for t in node.targets):
+                and any(_stored_outside(t, bound, own) for t in node.targets):
             return Location(location.file, node.lineno, location.function)
         if isinstance(node, ast.Expr) and isinstance(value, ast.Call) \
                 and isinstance(value.func, ast.Attribute) and value.func.attr in MUTATORS \
-                and _outside(value.func.value, local) and any(mentions_name(a, made) for a in value.args):
+                and _not_made_here(value.func.value, own) and any(mentions_name(a, made) for a in value.args):
             return Location(location.file, node.lineno, location.function)
     return None
 
 
-def _outside(target, local) -> bool:
-    """Does storing into ``target`` reach past the function (an attribute, a global or a
-    captured container), not a local name?"""
-    if isinstance(target, ast.Attribute):
-        return True
-    root = target
-    while isinstance(root, (ast.Subscript, ast.Attribute)):
-        root = root.value
-    return isinstance(root, ast.Name) and root.id not in local
+def _stored_outside(target, bound, own) -> bool:
+    """Does assigning to ``target`` reach past the function: a global name, or an item or
+    attribute of an object the function did not make?"""
+    if isinstance(target, ast.Name):
+        return target.id not in bound  # declared global / nonlocal
+    return isinstance(target, (ast.Attribute, ast.Subscript)) and _not_made_here(target.value, own)
+
+
+def _not_made_here(node, own) -> bool:
+    """Is ``node`` (``self.history``, ``cache``, ``args[0]``) rooted in a name the function
+    did not bind itself (a parameter, a global, a captured name)?"""
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id not in own
 
 
 LOCATORS = {
@@ -396,13 +406,7 @@ def cause_of_named(extracted, location: Location | None, frames=()) -> Location 
     for message in extracted.messages:
         head = message[:20000]
         if _WHILE_BODY_CHANGES.search(head):
-            # The op that made the refused body output, unless its stack names the
-            # while_loop statement itself (a lambda body inside converted code).
-            origin = _refused_tensor_origin(extracted)
-            if origin is None or (origin.file == location.file and statement_at(tree, origin.line)
-                                  is statement_at(tree, location.line)):
-                return _while_loop_body(tree, location) or origin
-            return origin
+            return _while_body_cause(extracted, tree, location)
         for pattern, where, branch in _NAMED_VARIABLE:
             match = pattern.search(head)
             if match is None:
@@ -479,6 +483,16 @@ def _refused_tensor_origin(extracted) -> Location | None:
 
     return next((Location(f, n, name) for f, n, name in _tf.refused_tensor_origin(extracted.chain)
                  if is_user(f)), None)
+
+
+def _while_body_cause(extracted, tree, location: Location) -> Location | None:
+    """The body line that made the loop output while_v2 refused; the body's ``return`` when
+    that op's stack names only the ``while_loop`` statement (a lambda body in converted code)."""
+    origin = _refused_tensor_origin(extracted)
+    if origin is not None and not (origin.file == location.file and statement_at(tree, origin.line)
+                                   is statement_at(tree, location.line)):
+        return origin
+    return _while_loop_body(tree, location) or origin
 
 
 def _while_loop_body(tree, location: Location) -> Location | None:

@@ -379,6 +379,17 @@ def inside_loop(node: ast.AST, parents, stop: ast.AST) -> bool:
     return False
 
 
+def import_bindings(node: ast.AST) -> dict[str, str]:
+    """The names an absolute ``import``/``from ... import`` binds, each to the dotted name it
+    stands for (``import tensorflow as tf`` -> ``{"tf": "tensorflow"}``); {} for anything else."""
+    if isinstance(node, ast.Import):
+        return {a.asname: a.name for a in node.names if a.asname} | {
+            a.name.split(".")[0]: a.name.split(".")[0] for a in node.names if not a.asname}
+    if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+        return {a.asname or a.name: f"{node.module}.{a.name}" for a in node.names}
+    return {}
+
+
 def dropped_update(stmt: ast.AST, methods) -> tuple[str, ast.Call] | None:
     """``("ta", call)`` for a statement ``ta.write(...)`` whose result is dropped (``methods``
     the update methods), else None."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from collections import namedtuple
 
-from .._source import method_of, single_binding, locally_bound
+from .._source import import_bindings, locally_bound, method_of, single_binding
 from .apis import _canonical
 from .codes import CHECKS
 from .findings import LintFinding
@@ -197,17 +197,10 @@ def _index(mod: _Module) -> None:
                 continue
             if isinstance(child, ast.Global):
                 mod.declared_globals.update(child.names)
-            if isinstance(child, ast.Import):
-                for a in child.names:
-                    if a.asname:
-                        aliases[a.asname] = a.name
-                    else:
-                        aliases[a.name.split(".")[0]] = a.name.split(".")[0]
-            elif isinstance(child, ast.ImportFrom):
-                if child.module and not child.level:
-                    for a in child.names:
-                        aliases[a.asname or a.name] = f"{child.module}.{a.name}"
-                elif child.module and "keras" in child.module:  # relative imports in keras itself
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                aliases.update(import_bindings(child))
+                if isinstance(child, ast.ImportFrom) and child.level and child.module \
+                        and "keras" in child.module:  # relative imports in keras itself
                     for a in child.names:
                         aliases.setdefault(a.asname or a.name, f"keras.{child.module}.{a.name}")
             elif in_loop and isinstance(child, (ast.Assign, ast.AugAssign)):
