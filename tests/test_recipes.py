@@ -220,6 +220,9 @@ def test_specific_recipe_wins_only_when_its_tags_hold():
 def test_search_pasted_text():
     assert recipebook.search("TypeError: Tensor is unhashable. Instead, use tensor.ref()")[0].id == "TFD118"
     assert recipebook.search("nothing like an error") == []
+    # a class named in text no regex knows: only recipes that match by class alone
+    assert recipebook.search("TypeError: Expected int32, but got 'a' of type 'str'.") == []
+    assert [r.id for r in recipebook.search("OpError: the graph failed")] == ["TFD125"]
 
 
 @pytest.mark.parametrize("filler", ["x", "Cannot convert a symbolic ", "Tensor(\"", "{{node cond",

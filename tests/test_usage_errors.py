@@ -62,3 +62,15 @@ def test_doctor_survives_a_failing_tensorflow_query_and_says_which():
     assert proc.returncode == 0, proc.stderr
     assert "devices                      unavailable (RuntimeError: driver gone)" in proc.stdout
     assert "trace hook                   works" in proc.stdout
+
+
+@pytest.mark.parametrize("args", [["recipes"], ["explain", "TFD101"], ["lint", "tests/cases_extra"]])
+def test_a_reader_that_leaves_early_stops_the_command_quietly(args):
+    # `tfdebug lint | head -1`: the pipe closes before the output is written
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.Popen([sys.executable, "-m", "tfdebug", *args], cwd=root, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+    proc.stdout.close()
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) in (0, 1)
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr

@@ -164,7 +164,20 @@ def main(argv: list[str] | None = None) -> int:
     else:
         args = (_lint_parser() if argv[:1] == ["lint"] else _parser()).parse_args(argv)
     if args.command == "run":
-        return _needs_tensorflow(_run, args)
+        return _needs_tensorflow(_run, args)  # the script's own streams: python's behaviour
+    try:
+        code = _command(args)
+        sys.stdout.flush()  # inside the try: a reader that left shows at the last flush too
+        return code
+    except BrokenPipeError:
+        # `tfdebug lint | head`: the reader left; stop quietly, as a pipeline expects
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _command(args) -> int:
     if args.command == "lint":
         from .lint import main as lint_main
         return lint_main(args.paths, fmt=args.fmt, select=args.select, ignore=args.ignore,

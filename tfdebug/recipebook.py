@@ -242,11 +242,14 @@ def search(text: str) -> list[Recipe]:
     """Recipes for pasted error text, best first (``tfdebug explain "<error text>"``).
 
     Message regexes decide; an exception class named in the text ranks its recipes first.
-    With no message hit, recipes listing a named class come back (general ones first).
+    With no message hit, only recipes that match by class alone (no ``messages``, as
+    :func:`match` treats them) come back: a recipe whose messages all missed does not
+    explain this text, whatever class it lists.
     """
     window = message_window(text)
     named = set(_ERROR_NAME.findall(window))
     hits = [r for r in load() if r.messages and r.matches_message(window)]
     if hits:
         return sorted(hits, key=lambda r: (not (named & set(r.errors)), len(r.when), r.id))
-    return sorted((r for r in load() if named & set(r.errors)), key=lambda r: (len(r.when), r.id))
+    return sorted((r for r in load() if not r.messages and named & set(r.errors)),
+                  key=lambda r: (len(r.when), r.id))
