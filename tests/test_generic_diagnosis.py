@@ -291,6 +291,12 @@ def test_a_tensor_kept_from_a_trace_and_used_eagerly_is_a_leaked_tensor():
     d = diagnose(raised_by(lambda: np.mean(keeper.kept)))
     assert d.recipe.id == "TFD117" and d.category == "out-of-scope-tensor"
     assert (d.file, d.line) == (__file__, _line(_Keeper.step, "<- leaves the trace"))
+    # every refusal of a symbolic tensor's own methods (framework/tensor.py's raise sites)
+    kept = keeper.kept[0]
+    for use in (lambda: bool(kept), lambda: len(kept), lambda: {kept: 1}, lambda: kept.numpy()):
+        d = diagnose(raised_by(use))
+        assert d.recipe.id == "TFD117", (d.recipe, d.message)
+        assert d.line == _line(_Keeper.step, "<- leaves the trace")
     # NumPy on a tensor while it is traced stays numpy-in-graph
     d = diagnose(raised_by(tf.function(lambda x: np.mean(x)), tf.constant([1.0])))
     assert d.category == "numpy-in-graph", d

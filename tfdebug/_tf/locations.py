@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import re
 
+from .autograph import is_generated_file
 from .targets import is_tf_function
 from .versions import log
 
@@ -196,8 +197,6 @@ def leaked_graph_tensor(chain) -> bool:
     # while tracing, its frames hidden by Keras' traceback filter) has none.
     if getattr(graph, "structured_outputs", None) is None and not getattr(graph, "outputs", None):
         return False
-    from .autograph import is_generated_file
-
     for exc in chain:
         tb = getattr(exc, "__traceback__", None)
         while tb is not None:
