@@ -223,6 +223,12 @@ def test_search_pasted_text():
     # a class named in text no regex knows: only recipes that match by class alone
     assert recipebook.search("TypeError: Expected int32, but got 'a' of type 'str'.") == []
     assert [r.id for r in recipebook.search("OpError: the graph failed")] == ["TFD125"]
+    # Python's operator error on strategy.run's result; tensor_util's conversion check
+    assert recipebook.search("TypeError: unsupported operand type(s) for *: 'PerReplica' and "
+                             "'PerReplica'")[0].id == "TFD600"
+    assert recipebook.search("TypeError: unsupported operand type(s) for +: 'float' and "
+                             "'PerReplica'")[0].id == "TFD600"
+    assert recipebook.search("TypeError: Expected int64, but got 0.5 of type 'float64'.")[0].id == "TFD161"
 
 
 @pytest.mark.parametrize("filler", ["x", "Cannot convert a symbolic ", "Tensor(\"", "{{node cond",
