@@ -17,6 +17,9 @@ import threading
 
 log = logging.getLogger("tfdebug")
 
+_entries_lock = threading.Lock()
+_NO_ENTRY = object()
+
 
 def run_all(*steps) -> None:
     """Call every step, even when one fails (a restore must never stop half-way), then
@@ -42,7 +45,8 @@ class Scope:
     ``_enter`` returns the token that ``_exit`` gets back, and the value of ``with ... as``
     is ``self`` unless a subclass overrides ``__enter__``. One object may be entered again
     while active (nesting); each ``__exit__`` closes the most recent entry of that object
-    on the current thread. ``_enter`` undoes what it did when it fails part-way; ``_exit``
+    on the current thread, or, when this thread made none, its most recent entry anywhere
+    (a generator entered on one thread may be closed on another). ``_enter`` undoes what it did when it fails part-way; ``_exit``
     may return an exception to raise in place of ``exc`` (explain's StagingError swap).
     When ``_exit`` itself fails while the user's exception is on its way out, the user's
     exception wins and the failure is logged as a warning.
@@ -56,25 +60,42 @@ class Scope:
 
     # -- context manager --------------------------------------------------------------
 
-    def _tokens(self) -> list:
-        local = self.__dict__.get("_scope_local")
-        if local is None:
-            local = self.__dict__.setdefault("_scope_local", threading.local())
-        if not hasattr(local, "tokens"):
-            local.tokens = []
-        return local.tokens
+    def _entries(self) -> list:
+        """[(thread id, token)] in entry order, shared by every thread (see __exit__)."""
+        entries = self.__dict__.get("_scope_entries")
+        if entries is None:
+            entries = self.__dict__.setdefault("_scope_entries", [])
+        return entries
 
     def __enter__(self):
-        self._tokens().append(self._enter())
+        token = self._enter()
+        with _entries_lock:
+            self._entries().append((threading.get_ident(), token))
         return self
+
+    def _take_entry(self):
+        """Remove and return the entry this exit closes: the newest one made on this thread,
+        else the newest one at all (a generator or coroutine entered on one thread and
+        resumed, closed or garbage-collected on another); ``_NO_ENTRY`` when none is open."""
+        here = threading.get_ident()
+        with _entries_lock:
+            entries = self._entries()
+            if not entries:
+                return _NO_ENTRY
+            index = next((i for i in range(len(entries) - 1, -1, -1) if entries[i][0] == here),
+                         len(entries) - 1)
+            return entries.pop(index)[1]
 
     def __exit__(self, exc_type, exc, tb) -> bool:
         __tracebackhide__ = True
-        tokens = self._tokens()
-        if not tokens:
+        token = self._take_entry()
+        if token is _NO_ENTRY:
+            if exc is not None:  # never replace the user's exception with tfdebug's complaint
+                log.warning("tfdebug: %s exited more often than it was entered", type(self).__name__)
+                return False
             raise RuntimeError(f"{type(self).__name__} exited more often than it was entered")
         try:
-            replacement = self._exit(tokens.pop(), exc)
+            replacement = self._exit(token, exc)
         except Exception as failure:
             if exc is None or failure is exc:
                 raise
@@ -90,7 +111,7 @@ class Scope:
     def fresh(self) -> "Scope":
         """A copy with the same settings and no entries: one per decorated call."""
         clone = copy.copy(self)
-        clone.__dict__.pop("_scope_local", None)
+        clone.__dict__.pop("_scope_entries", None)
         return clone
 
     def __call__(self, fn):
