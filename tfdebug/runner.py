@@ -1,7 +1,9 @@
 """Run a script the way ``python SCRIPT ARGS`` does, with tfdebug's checks around it.
 
-Used by ``tfdebug run``: ``__main__`` as the module name, ``sys.argv``, the script's folder
-first on ``sys.path``, stdin/stdout/stderr untouched, and every way of ending as python's
+Used by ``tfdebug run``: a fresh ``__main__`` with python's globals, ``sys.argv``, the
+script's folder (its symbolic links resolved) first on ``sys.path``, a script from a pipe
+(``/dev/stdin``, ``-``, ``<(...)``) read once, stdin/stdout/stderr untouched, the script's
+own ``sys.excepthook`` called for an uncaught error, and every way of ending as python's
 own: an uncaught error (exit 1), ``SystemExit`` with any value, ``KeyboardInterrupt`` (python
 kills itself with SIGINT after cleaning up), SIGTERM/SIGHUP (killed by the signal),
 ``os._exit``, threads that outlive the main module (waited for, as python does). Around it:
@@ -9,7 +11,7 @@ error diagnosis, the trace logger and the side-effect guard, optionally ``eager(
 
 The JSON report is written once, atomically, to the path resolved when the run starts, when
 the process ends (after the script's threads and atexit handlers; from the signal handler
-when killed; inside ``os._exit``). A forked child never writes it. A failure inside tfdebug
+when killed, at once, from a thread woken by the signal; inside ``os._exit``). A forked child never writes it. A failure inside tfdebug
 while reporting is one line on stderr and never changes the exit code.
 """
 from __future__ import annotations
@@ -19,7 +21,6 @@ import contextlib
 import dataclasses
 import logging
 import os
-import runpy
 import signal
 import sys
 import threading
@@ -48,8 +49,17 @@ class RunOptions:
     html_path: str | None = None
 
 
+STDIN = "-"  # `tfdebug run - ARGS`: the script comes on stdin, as `python -` reads it
+
+
 def check_script(path: str) -> bytes:
-    """Return the script's source, or raise ScriptError with one clear sentence."""
+    """Return the script's source, or raise ScriptError with one clear sentence.
+
+    The source is read once: a pipe (``/dev/stdin``, ``<(...)``, ``-``) gives it only once,
+    and the run executes what was read here.
+    """
+    if path == STDIN:
+        return _checked_source(path, "<stdin>", _read_stdin())
     if not os.path.exists(path):
         if os.path.islink(path):
             raise ScriptError(f"{path} is a symbolic link to {os.readlink(path)}, which does not exist")
@@ -61,12 +71,26 @@ def check_script(path: str) -> bytes:
             source = fh.read()
     except OSError as exc:
         raise ScriptError(f"cannot read {path}: {exc.strerror}") from None
+    return _checked_source(path, path, source)
+
+
+def _read_stdin() -> bytes:
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise ScriptError("- reads the script from stdin, but there is no stdin")
+    try:
+        return stream.read()
+    except (OSError, ValueError) as exc:
+        raise ScriptError(f"cannot read the script from stdin: {_describe(exc)}") from None
+
+
+def _checked_source(path: str, filename: str, source: bytes) -> bytes:
     if b"\0" in source:  # python refuses it too, with no line number
         line = source.count(b"\n", 0, source.index(b"\0")) + 1
         raise ScriptError(f"{path}:{line}: not a Python script: it contains a NUL byte "
                           "(a binary file?)")
     try:
-        compile(source, path, "exec", dont_inherit=True)
+        compile(source, filename, "exec", dont_inherit=True)
     except SyntaxError as exc:
         raise ScriptError(syntax_error_line(path, exc)) from None
     except ValueError as exc:
@@ -104,10 +128,10 @@ def run(options: RunOptions) -> int:
     ``SystemExit`` and ``KeyboardInterrupt`` from the script are re-raised after tfdebug's
     part is done, so that python itself ends the process exactly as it would have.
     """
-    check_script(options.script)
+    source = check_script(options.script)
     check_report_path(options.report_path)
     check_report_path(options.html_path, "--html", "r.html")
-    session = _Session(options)
+    session = _Session(options, source)
     session.start()
     return session.run_script()
 
@@ -115,9 +139,13 @@ def run(options: RunOptions) -> int:
 class _Session:
     """One run: its checks, how the script ended, and the report written once at the end."""
 
-    def __init__(self, options: RunOptions):
+    def __init__(self, options: RunOptions, source: bytes | None = None):
         self.options = options
-        self.script = os.path.abspath(options.script)  # before the script can chdir
+        stdin = options.script == STDIN
+        # before the script can chdir; python names the script and its folder this way
+        self.script = "<stdin>" if stdin else os.path.abspath(options.script)
+        self.folder = "" if stdin else python_path0(options.script)
+        self.source = source
         self.report_path = os.path.abspath(options.report_path) if options.report_path else None
         self.html_path = os.path.abspath(options.html_path) if options.html_path else None
         self.origin, self.started = time.perf_counter(), time.time()  # the report's timeline
@@ -145,22 +173,71 @@ class _Session:
         # Registered before the script runs, so it runs after the script's own atexit
         # handlers, and after python has waited for the script's threads.
         atexit.register(self.finish)
+        hooked = False
         for signum in _FATAL_SIGNALS:
             with contextlib.suppress(ValueError, OSError):  # not the main thread: python's
                 if signal.getsignal(signum) is signal.SIG_DFL:
                     signal.signal(signum, self._on_fatal_signal)
+                    hooked = True
+        if hooked:
+            self._watch_fatal_signals()
         os._exit = self._os_exit
+
+    def _watch_fatal_signals(self) -> None:
+        """Act on SIGTERM/SIGHUP as soon as they arrive, not when the main thread next runs
+        Python (a graph op may hold it for minutes): python's C-level handler writes each
+        signal's number to a wakeup pipe, and a thread blocked on that pipe writes the
+        report and dies by the signal. Where this cannot be set up (the script or an event
+        loop owns the wakeup fd), the Python-level handler still does it, later."""
+        try:
+            read_fd, write_fd = os.pipe()
+        except OSError:
+            return
+        try:
+            os.set_blocking(write_fd, False)
+            previous = signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+            if previous != -1:  # someone else's: leave it theirs
+                signal.set_wakeup_fd(previous)
+                raise OSError("the wakeup fd is taken")
+        except (OSError, ValueError):
+            os.close(read_fd)
+            os.close(write_fd)
+            return
+        # a forked child has its own signals: it must not wake the parent's watcher
+        os.register_at_fork(after_in_child=_forget_wakeup_fd)
+        threading.Thread(target=self._watch, args=(read_fd,), name="tfdebug-signals",
+                         daemon=True).start()
+
+    def _watch(self, read_fd: int) -> None:
+        while True:
+            try:
+                data = os.read(read_fd, 64)
+            except InterruptedError:
+                continue
+            except OSError:
+                return
+            if not data:
+                return
+            for signum in data:
+                if signum in _FATAL_SIGNALS and signal.getsignal(signum) == self._on_fatal_signal:
+                    self._on_fatal_signal(signum, None)
 
     # -- the script -------------------------------------------------------------------
 
     def run_script(self) -> int:
         sys.argv = [self.options.script, *self.options.args]
-        sys.path.insert(0, os.path.dirname(self.script))
+        sys.path.insert(0, self.folder)
+        if self.source is None:
+            self.source = check_script(self.options.script)
+        code = compile(self.source, self.script, "exec", dont_inherit=True)
+        module = _main_module(self.script, self.options.script == STDIN)
+        if not self.script.startswith("<") and not os.path.isfile(self.script):
+            _remember_source(self.script, self.source)  # a pipe: tracebacks show its lines
         # python gives a script the whole recursion limit: add the frames tfdebug sits on
-        raised = self.recursion_limit + _stack_depth() + _RUNPY_FRAMES
+        raised = self.recursion_limit + _stack_depth() + _EXEC_FRAMES
         sys.setrecursionlimit(raised)
         try:
-            runpy.run_path(self.script, run_name="__main__")
+            exec(code, module.__dict__)
         except SystemExit as exc:
             self._lower_recursion_limit(raised)
             self.code = python_exit_code(exc.code)
@@ -188,23 +265,28 @@ class _Session:
     def _uncaught(self, exc: BaseException) -> None:
         self.status = "error"
         self.findings.extend(_diagnose_uncaught(exc))
-        try:
-            _print_uncaught(exc)
-        except Exception as failure:  # noqa: BLE001 - python's own format, unfiltered
-            log.debug("tfdebug: printing the traceback failed: %s", _describe(failure))
-            with contextlib.suppress(Exception):
-                traceback.print_exception(exc)
+        hook = _script_excepthook()
+        if hook is not None:  # the script's own (a crash reporter): called as python calls it
+            _call_excepthook(hook, exc)
+        else:
+            try:
+                _print_uncaught(exc)
+            except Exception as failure:  # noqa: BLE001 - python's own format, unfiltered
+                log.debug("tfdebug: printing the traceback failed: %s", _describe(failure))
+                with contextlib.suppress(Exception):
+                    traceback.print_exception(exc)
         if self.options.pdb:
             _debug_uncaught(exc)
 
     # -- the end: normal exit, a fatal signal, os._exit -----------------------------------
 
     def _on_fatal_signal(self, signum, frame) -> None:
+        """SIGTERM/SIGHUP: write the report, then die by the signal, as python does (from
+        the main thread's handler, or at once from the watcher thread)."""
         if os.getpid() == self.pid:
             self.code, self.status = -signum, "error"
             self.finish(dying=True)
-        signal.signal(signum, signal.SIG_DFL)
-        os.kill(os.getpid(), signum)  # dies as python would have, without cleaning up
+        _die_by(signum)
 
     def _os_exit(self, status):
         if os.getpid() == self.pid:
@@ -218,10 +300,13 @@ class _Session:
         ``dying`` (a fatal signal, ``os._exit``, maybe on another thread): the checks are
         read as they are, not closed; the process ends right after.
         """
-        with self.lock:
+        with self.lock:  # held while writing: a second caller (a signal) waits for the report
             if self.finished or os.getpid() != self.pid:
                 return
             self.finished = True
+            self._finish(dying)
+
+    def _finish(self, dying: bool) -> None:
         with contextlib.suppress(Exception):  # the script is over: tfdebug needs its stack
             sys.setrecursionlimit(max(sys.getrecursionlimit(), self.recursion_limit))
         if os._exit == self._os_exit:
@@ -268,6 +353,30 @@ class _Session:
         return data
 
 
+def _die_by(signum: int) -> None:
+    """End the process by ``signum``'s default action, from any thread."""
+    if threading.current_thread() is threading.main_thread():
+        with contextlib.suppress(Exception):
+            signal.signal(signum, signal.SIG_DFL)
+    else:  # only the main thread may call signal.signal(): set the C disposition directly
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.signal.restype = ctypes.c_void_p
+            libc.signal.argtypes = (ctypes.c_int, ctypes.c_void_p)
+            libc.signal(signum, 0)  # SIG_DFL
+        except Exception:  # noqa: BLE001 - the main thread's handler will do it, later
+            log.debug("tfdebug: cannot reset %s from a thread", signum, exc_info=True)
+            return
+    os.kill(os.getpid(), signum)  # dies as python would have, without cleaning up
+
+
+def _forget_wakeup_fd() -> None:
+    with contextlib.suppress(ValueError, OSError):
+        signal.set_wakeup_fd(-1)
+
+
 def python_exit_code(code) -> int:
     """The exit status python gives ``SystemExit(code)`` / ``os._exit(code)``: None is 0,
     an int its low byte (255 beyond a C long), anything else 1."""
@@ -278,7 +387,83 @@ def python_exit_code(code) -> int:
     return 1
 
 
-_RUNPY_FRAMES = 5  # run_path, _run_module_code, _run_code, exec and its C call (3.11)
+_EXEC_FRAMES = 2  # exec and its C call (3.11)
+
+
+def python_path0(script: str) -> str:
+    """The folder python puts first on ``sys.path`` for ``python SCRIPT``: the script's
+    own symbolic links resolved (a linked ``bin/tool.py`` imports its real siblings); for a
+    pipe (``/dev/stdin``, ``/dev/fd/63``) the folder of the link python could read."""
+    try:
+        return os.path.dirname(os.path.realpath(script, strict=True))
+    except (OSError, ValueError):
+        pass
+    resolved = script
+    with contextlib.suppress(OSError, ValueError):
+        link = os.readlink(script)
+        if os.path.isabs(link):
+            resolved = link
+        elif os.sep in link:
+            resolved = os.path.join(os.path.dirname(script), link)
+    return os.path.dirname(os.path.abspath(resolved))
+
+
+def _main_module(filename: str, stdin: bool):
+    """A fresh ``__main__`` with the globals python gives a script (``__builtins__`` the
+    module, ``__loader__``, ``__annotations__``...), installed as ``sys.modules["__main__"]``
+    for the rest of the process, as python's is."""
+    import builtins
+    import importlib.machinery
+    import types
+
+    module = types.ModuleType("__main__")
+    loader = (importlib.machinery.BuiltinImporter if stdin
+              else importlib.machinery.SourceFileLoader("__main__", filename))
+    module.__dict__.update(__file__=filename, __cached__=None, __loader__=loader,
+                           __package__=None, __spec__=None, __annotations__={},
+                           __builtins__=builtins)
+    sys.modules["__main__"] = module
+    return module
+
+
+def _remember_source(filename: str, source: bytes) -> None:
+    """Keep a piped script's lines for tracebacks and diagnoses (the pipe is read once)."""
+    import io
+    import linecache
+    import tokenize
+
+    with contextlib.suppress(Exception):
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        lines = source.decode(encoding, "replace").splitlines(keepends=True)
+        linecache.cache[filename] = (len(source), None, lines, filename)
+
+
+def _script_excepthook():
+    """The ``sys.excepthook`` the script installed (None: python's own, or tfdebug's)."""
+    hook = sys.excepthook
+    explain = sys.modules.get(f"{__package__}.explain")
+    if explain is not None and hook is getattr(explain, "_sys_hook", None):
+        hook = getattr(explain, "_saved", {}).get("sys", sys.__excepthook__)
+    return None if hook is sys.__excepthook__ else hook
+
+
+def _call_excepthook(hook, exc: BaseException) -> None:
+    """``hook(type, value, traceback)`` with the script's frames only, as python calls it;
+    a hook that fails is reported as python reports it, then the original error."""
+    tb = exc.__traceback__
+    while tb is not None and _is_tfdebug_or_runpy(tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    with contextlib.suppress(Exception):
+        exc = exc.with_traceback(tb)
+    _flush_stdout()
+    try:
+        hook(type(exc), exc, tb)
+    except BaseException as failure:  # noqa: BLE001 - python's own words for it
+        with contextlib.suppress(Exception):
+            print("Error in sys.excepthook:", file=sys.stderr)
+            sys.__excepthook__(type(failure), failure, failure.__traceback__)
+            print("\nOriginal exception was:", file=sys.stderr)
+            sys.__excepthook__(type(exc), exc, tb)
 
 
 def _stack_depth() -> int:
