@@ -24,6 +24,7 @@ Example::
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import inspect
 import logging
@@ -145,11 +146,112 @@ class _Pending:
     instance: object
 
 
+RECENT_SIGNATURES = 64  # a retrace is explained against this many latest distinct signatures
+
+
+class _KeyHistory:
+    """What one tf.function object traced, kept so that a new trace is compared in constant
+    time: each distinct signature once (is the new one a repeat? was it traced creating
+    variables?) and the latest distinct signatures (which one is the new one closest to?)."""
+
+    def __init__(self):
+        self.seen: dict = {}   # signature key -> [a signature with that key, created variables?]
+        self.recent: collections.OrderedDict = collections.OrderedDict()  # key -> signature
+
+    def equal(self, sig) -> list | None:
+        """The entry of an earlier signature equal to ``sig`` (as diff() sees it), or None."""
+        entry = self.seen.get(_signature_key(sig))
+        if entry is not None and not _signatures.diff(entry[0], sig):
+            return entry
+        return None
+
+    def add(self, sig, variable_creation: bool) -> None:
+        key = _signature_key(sig)
+        entry = self.seen.get(key)
+        if entry is None or _signatures.diff(entry[0], sig):
+            self.seen[key] = entry = [sig, False]
+        entry[1] = entry[1] or variable_creation
+        self.recent.pop(key, None)
+        self.recent[key] = sig
+        if len(self.recent) > RECENT_SIGNATURES:
+            self.recent.popitem(last=False)
+
+
+class _History:
+    """A source function's traces, summarised as they come (the per-trace work never reads
+    the whole history): per tf.function object, counts, and the bound objects seen."""
+
+    def __init__(self):
+        self.by_key: dict = {}        # tf.function key -> _KeyHistory
+        self.unhashable: list = []    # (key, _KeyHistory) for keys that cannot be hashed
+        self.counted = 0              # traces max_traces counts (not variable-creation ones)
+        self.retraces = 0
+        self.instances: dict[int, list] = {}   # id(object) -> weak references to it
+        self.has_instance = False
+
+    def key_history(self, key) -> _KeyHistory | None:
+        try:
+            return self.by_key.get(key)
+        except TypeError:  # a dead weak reference never hashed: compared one by one
+            return next((h for k, h in self.unhashable if k == key), None)
+
+    def saw_instance(self, instance) -> bool:
+        return any(ref() is instance for ref in self.instances.get(id(instance), ()))
+
+    def add(self, record: _Record) -> None:
+        kind = record.event.kind
+        self.counted += kind != "variable-creation"
+        self.retraces += kind == "retrace"
+        history = self.key_history(record.key)
+        if history is None:
+            history = _KeyHistory()
+            try:
+                self.by_key[record.key] = history
+            except TypeError:
+                self.unhashable.append((record.key, history))
+        history.add(record.event.signature, record.scope == "VARIABLE_CREATION")
+        if record.instance is not None:
+            self.has_instance = True
+            obj = record.instance()
+            if obj is not None:
+                refs = self.instances.setdefault(id(obj), [])
+                if not any(ref() is obj for ref in refs):
+                    refs.append(record.instance)
+
+
+def _signature_key(sig):
+    """A hashable key equal for signatures that diff() finds no difference in (a found
+    match is still checked with diff()); the signature's identity when a value cannot be
+    hashed."""
+    try:
+        key = frozenset((name, _value_key(value)) for name, value in sig)
+        hash(key)
+        return key
+    except TypeError:
+        return ("unhashable", id(sig))
+
+
+def _value_key(value):
+    if isinstance(value, _signatures.Tensor):
+        return ("tensor", value.shape, value.dtype, value.replicas)
+    if isinstance(value, _signatures.Value):
+        raw = value.value
+        return ("value", type(raw), "nan" if raw != raw else raw)
+    if isinstance(value, _signatures.Object):
+        return ("object", value.ident)
+    if isinstance(value, _signatures.Nest):
+        return ("nest", value.kind, tuple((k, _value_key(v)) for k, v in value.items))
+    if isinstance(value, _signatures.Spec):
+        return ("spec", value.text)
+    return ("other", id(value))
+
+
 class _State:
     def __init__(self):
         self.lock = threading.RLock()
         self.records: list[_Record] = []
         self.groups: dict[object, list[_Record]] = {}
+        self.history: dict[object, _History] = {}
         self.warned: set = set()
         self.snapshots: dict[object, dict] = {}      # group -> {read key: (Snapshot, tf.function key)}
         self.traced_name: dict[object, str] = {}
@@ -213,8 +315,8 @@ class TraceLogger(LogViews, Scope):
             return None
         if self.max_traces is not None and pending.event.kind != "variable-creation":
             with self._state.lock:
-                counted = sum(r.event.kind != "variable-creation"
-                              for r in self._state.groups.get(pending.record.group, []))
+                history = self._state.history.get(pending.record.group)
+                counted = history.counted if history is not None else 0
             if counted + 1 > self.max_traces:
                 error = RetracingError(self._refusal(pending, counted + 1))
                 error.event = pending.event
@@ -237,8 +339,8 @@ class TraceLogger(LogViews, Scope):
         call = _tf.traced_user_location()
         call_file, call_line, call_function = call if call else (None, None, None)
         with self._state.lock:
-            prior = list(self._state.groups.get(group, ()))
-        event_kind, reasons = _compare(prior, key, scope, sig, instance, name, call)
+            event_kind, reasons = _compare(self._state.history.get(group), key, scope, sig,
+                                           instance, name, call)
         event = TraceEvent(
             function=name, file=code.co_filename if code else None,
             line=code.co_firstlineno if code else None,
@@ -258,8 +360,12 @@ class TraceLogger(LogViews, Scope):
         with self._state.lock:
             self._state.records.append(record)
             self._state.groups.setdefault(group, []).append(record)
+            history = self._state.history.get(group)
+            if history is None:
+                history = self._state.history[group] = _History()
+            history.add(record)
             self._state.traced_name[group] = record.event.function
-            retraces = sum(r.event.kind == "retrace" for r in self._state.groups[group])
+            retraces = history.retraces
             warn = (record.event.kind == "retrace" and self.warn_after is not None
                     and retraces >= self.warn_after and group not in self._state.warned)
             if warn:
@@ -290,8 +396,9 @@ class TraceLogger(LogViews, Scope):
         if not self.stale:
             return
         with self._state.lock:
-            items = [(g, s, key) for g, snaps in self._state.snapshots.items()
-                     if only_group is None or g == only_group for s, key in snaps.values()]
+            chosen = (self._state.snapshots.items() if only_group is None else
+                      [(only_group, self._state.snapshots.get(only_group, {}))])
+            items = [(g, s, key) for g, snaps in chosen for s, key in snaps.values()]
         found = []
         for group, snap, key in items:
             if isinstance(key, weakref.ref) and key() is None:
@@ -469,31 +576,32 @@ def trace_logger(*, warn_after: int | None = 4, max_traces: int | None = None,
 
 # -- helpers ----------------------------------------------------------------------------
 
-def _compare(prior: list[_Record], key, scope, sig, instance, name, call):
-    """(kind, reasons) of a trace given the earlier traces of the same source function."""
-    if not prior:
+def _compare(history: _History | None, key, scope, sig, instance, name, call):
+    """(kind, reasons) of a trace given the earlier traces of the same source function.
+
+    Constant in the number of earlier traces: a repeat is found by its signature's key, and
+    a retrace is explained against the latest RECENT_SIGNATURES distinct signatures.
+    """
+    if history is None:
         return "first", []
-    same = [r for r in prior if r.key == key]
-    if not same:
+    same = history.key_history(key)
+    if same is None:
         where = _location(call[0], call[1]) if call else "?"
-        earlier = [r.instance() for r in prior if r.instance is not None]
-        if instance is not None and earlier and all(obj is not instance for obj in earlier):
+        if instance is not None and history.has_instance and not history.saw_instance(instance):
             text = (f"a new {type(instance).__name__} object, called at {where}: each object "
                     f"gets its own tf.function for {name} and traces it again")
         else:
             text = (f"a new tf.function object for {name}, called at {where} — "
                     f"tf.function created inside a loop or a function?")
         return "retrace", [Reason("new-function", None, None, where, text)]
-    sigs = [r.event.signature for r in same]
-    equal = [r for r in same if not _signatures.diff(r.event.signature, sig)]
-    if equal and scope == "NO_VARIABLE_CREATION" and any(
-            r.scope == "VARIABLE_CREATION" for r in equal):
+    equal = same.equal(sig)
+    if equal is not None and scope == "NO_VARIABLE_CREATION" and equal[1]:
         return "variable-creation", []
-    if equal:
+    if equal is not None:
         return "retrace", [Reason("context", None, None, None,
                                   "same inputs, traced again in a different context (device, "
                                   "distribution strategy, graph or captured tensors)")]
-    _, reasons = _signatures.closest(sigs, sig)
+    _, reasons = _signatures.closest(list(same.recent.values()), sig)
     return "retrace", reasons
 
 
