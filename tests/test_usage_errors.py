@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from conftest import run_tfdebug
+from tfdebug import cli
 
 pytestmark = pytest.mark.smoke
 
@@ -74,3 +75,13 @@ def test_a_reader_that_leaves_early_stops_the_command_quietly(args):
     stderr = proc.stderr.read().decode()
     assert proc.wait(timeout=120) in (0, 1)
     assert "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr
+
+
+@pytest.mark.parametrize("source", ["x = " + "-" * 200_000 + "1\n", "x = " + "not " * 100_000 + "1\n"],
+                         ids=["unary", "not"])
+def test_run_of_a_script_nested_too_deeply_is_one_line(tmp_path, capsys, source):
+    (tmp_path / "deep.py").write_text(source)
+    assert cli.main(["run", str(tmp_path / "deep.py")]) == 2   # in-process: refused before running
+    err = capsys.readouterr().err
+    assert err.startswith("tfdebug: error: ") and "nested too deeply" in err
+    assert len(err.strip().splitlines()) == 1

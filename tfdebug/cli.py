@@ -165,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         args = (_lint_parser() if argv[:1] == ["lint"] else _parser()).parse_args(argv)
     if args.command == "run":
         return _needs_tensorflow(_run, args)  # the script's own streams: python's behaviour
+    _tolerant_streams()
     try:
         code = _command(args)
         sys.stdout.flush()  # inside the try: a reader that left shows at the last flush too
@@ -177,7 +178,31 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def _tolerant_streams() -> None:
+    """Any output encoding works (an ASCII terminal, ``PYTHONIOENCODING=ascii``): what it
+    cannot show is written as ``\\xe9``-style escapes, as Python's own tracebacks are."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except Exception:  # noqa: BLE001 - a replaced stream: written as it is
+                pass
+
+
 def _command(args) -> int:
+    if args.command != "lint":
+        try:
+            return _dispatch(args)
+        except BrokenPipeError:
+            raise  # main() stops quietly: the reader left
+        except Exception as exc:  # noqa: BLE001 - any input: one line and exit 2, no traceback
+            print(f"tfdebug: error: {args.command} failed: {_one_line(exc)}", file=sys.stderr)
+            return 2
+    return _dispatch(args)
+
+
+def _dispatch(args) -> int:
     if args.command == "lint":
         from .lint import main as lint_main
         return lint_main(args.paths, fmt=args.fmt, select=args.select, ignore=args.ignore,
@@ -243,10 +268,22 @@ def _report(args) -> int:
         print(f"tfdebug: error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"tfdebug: error: cannot write {args.html}: {exc.strerror}", file=sys.stderr)
+        print(f"tfdebug: error: cannot write {args.html}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - any input: one line, never a traceback
+        print(f"tfdebug: error: {args.json}: cannot render this report ({_one_line(exc)})",
+              file=sys.stderr)
         return 2
     print(f"tfdebug: wrote {args.html}")
     return 0
+
+
+def _one_line(exc: BaseException) -> str:
+    try:
+        text = str(exc).strip().splitlines()
+    except Exception:  # noqa: BLE001 - an exception whose text itself fails
+        text = []
+    return f"{type(exc).__name__}: {text[0][:200]}" if text else type(exc).__name__
 
 
 def _recipes(args) -> int:

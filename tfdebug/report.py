@@ -294,7 +294,12 @@ def _umask() -> int:
 
 
 def load(path: str) -> Report:
-    """Read a report written by ``tfdebug run --report``; ReportError says what is wrong."""
+    """Read a report written by ``tfdebug run --report``; ReportError says what is wrong.
+
+    Any file gives a report or a ReportError: values of the wrong type, numbers that are
+    not finite or not plausible (``NaN``, ``1e308``) and malformed entries are dropped
+    (the page then shows what is left), so rendering never meets them.
+    """
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
@@ -308,8 +313,13 @@ def load(path: str) -> Report:
     except json.JSONDecodeError as exc:
         raise ReportError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg}); give the file "
                           f"written by `tfdebug run --report FILE.json`") from None
+    except RecursionError:
+        raise ReportError(f"{path}: not a tfdebug report (JSON nested too deeply to read)") from None
+    except (ValueError, MemoryError) as exc:  # e.g. an integer of more digits than Python reads
+        raise ReportError(f"{path}: not a JSON report this tool can read "
+                          f"({_first_line(exc)})") from None
     except OSError as exc:
-        raise ReportError(f"cannot read {path}: {exc.strerror}") from None
+        raise ReportError(f"cannot read {path}: {exc.strerror or exc}") from None
     missing = [k for k in ("tfdebug", "status", "diagnostics", "traces")
                if not isinstance(data, dict) or k not in data]
     if missing:
@@ -317,4 +327,85 @@ def load(path: str) -> Report:
                           f"give the file written by `tfdebug run --report FILE.json`")
     if not isinstance(data["diagnostics"], list) or not isinstance(data["traces"], list):
         raise ReportError(f"{path}: `diagnostics` and `traces` must be lists")
-    return Report(data)
+    return Report(_conform(data, _REPORT))
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:200]}" if text else type(exc).__name__
+
+
+# -- the schema a loaded report is conformed to ---------------------------------------------
+# A field of the wrong type is dropped (readers fall back as for a report from an older
+# version); lists keep their well-formed items. Only these known fields are ever read.
+
+_MAX_SECONDS = 1e9       # ~30 years: beyond it a time is not a measurement
+_MAX_INT = 2 ** 63
+
+TEXT, INT, COUNT, SECONDS, FLAG = "text", "int", "count", "seconds", "flag"  # COUNT: never None
+
+_DIAGNOSTIC = {"severity": TEXT, "recipe": TEXT, "category": TEXT, "file": TEXT, "line": INT,
+               "function": TEXT, "code": TEXT, "message": TEXT, "time": SECONDS,
+               "generic": FLAG, "context": ("pairs", INT, TEXT)}
+_TRACE = {"function": TEXT, "file": TEXT, "line": INT, "count": COUNT,
+          "reasons": ("list", TEXT), "retraces": COUNT, "variable_creation": COUNT, "recipes": ("list", TEXT),
+          "call_file": TEXT, "call_line": INT, "suggestion": TEXT, "input_signature": TEXT,
+          "tracing_seconds": SECONDS, "user_code": FLAG}
+_REASON = {"text": TEXT, "recipe": TEXT, "kind": TEXT, "argument": TEXT}
+_EVENT = {"index": INT, "function": TEXT, "file": TEXT, "line": INT, "kind": TEXT,
+          "time": SECONDS, "duration": SECONDS, "signature": ("pairs", TEXT, TEXT),
+          "reasons": ("dicts", _REASON), "call_file": TEXT, "call_line": INT,
+          "call_function": TEXT, "depth": INT, "user_code": FLAG}
+_STALE = {"label": TEXT, "kind": TEXT, "file": TEXT, "line": INT, "function": TEXT,
+          "traced": TEXT, "before": TEXT, "after": TEXT, "recipe": TEXT, "message": TEXT}
+_REPORT = {"tfdebug": TEXT, "tensorflow": TEXT, "python": TEXT, "keras": TEXT, "script": TEXT,
+           "status": TEXT, "started": TEXT, "wall_seconds": SECONDS, "exit_code": INT,
+           "diagnostics": ("dicts", _DIAGNOSTIC), "traces": ("dicts", _TRACE),
+           "events": ("dicts", _EVENT), "stale_captures": ("dicts", _STALE)}
+
+_DROP = object()
+
+
+def _conform(entry: dict, schema: dict) -> dict:
+    """``entry`` with each known field conformed to ``schema`` (None stays None); unknown
+    fields are kept as they are (nothing reads them)."""
+    out = {}
+    for key, value in entry.items():
+        kind = schema.get(key) if isinstance(key, str) else None
+        if kind is None or (value is None and kind != COUNT):
+            out[key] = value
+            continue
+        value = _conform_value(value, kind)
+        if value is not _DROP:
+            out[key] = value
+    return out
+
+
+def _conform_value(value, kind):
+    if kind == TEXT:
+        # a lone surrogate ("\ud800" in the JSON) cannot be written as UTF-8: show it escaped
+        return value.encode("utf-8", "backslashreplace").decode("utf-8") \
+            if isinstance(value, str) else _DROP
+    if kind == INT:
+        return value if type(value) is int and -_MAX_INT < value < _MAX_INT else _DROP
+    if kind == COUNT:
+        return value if type(value) is int and 0 <= value < _MAX_INT else _DROP
+    if kind == SECONDS:
+        plausible = type(value) in (int, float) and -_MAX_SECONDS <= value <= _MAX_SECONDS
+        return float(value) if plausible else _DROP   # NaN fails the comparison too
+    if kind == FLAG:
+        return value if isinstance(value, bool) else _DROP
+    if not isinstance(value, list):
+        return _DROP
+    shape = kind[0]
+    if shape == "list":
+        return [item for item in (_conform_value(v, kind[1]) for v in value) if item is not _DROP]
+    if shape == "dicts":
+        return [_conform(v, kind[1]) for v in value if isinstance(v, dict)]
+    pairs = []  # "pairs": [first, second] items of two kinds
+    for item in value:
+        if isinstance(item, list) and len(item) == 2:
+            first, second = _conform_value(item[0], kind[1]), _conform_value(item[1], kind[2])
+            if first is not _DROP and second is not _DROP:
+                pairs.append([first, second])
+    return pairs

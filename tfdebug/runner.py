@@ -95,6 +95,9 @@ def _checked_source(path: str, filename: str, source: bytes) -> bytes:
         raise ScriptError(syntax_error_line(path, exc)) from None
     except ValueError as exc:
         raise ScriptError(f"{path}: not a Python script ({exc})") from None
+    except (MemoryError, RecursionError):  # python's parser gives up on deep nesting too
+        raise ScriptError(f"{path}: Python cannot parse this script: its expressions are "
+                          "nested too deeply") from None
     return source
 
 
