@@ -127,3 +127,20 @@ def test_from_generator_dropped_after_four_elements_leaves_functions_in_graph_mo
 
     assert bool(mode()) is False
     assert _switch_is_off()
+
+
+def test_coroutine_closed_on_another_thread_restores_the_flag():
+    @tfdebug.eager()
+    async def waiting():
+        await _Suspend()
+
+    coro = waiting()
+    coro.send(None)                      # suspended inside the scope
+    assert _tf.functions_run_eagerly()
+    _on_thread(coro.close)
+    assert _switch_is_off()
+
+
+class _Suspend:
+    def __await__(self):
+        yield

@@ -234,7 +234,8 @@ class _Session:
             self.source = check_script(self.options.script)
         code = compile(self.source, self.script, "exec", dont_inherit=True)
         module = _main_module(self.script, self.options.script == STDIN)
-        if not self.script.startswith("<") and not os.path.isfile(self.script):
+        if not self.script.startswith("<") and (not os.path.isfile(self.script)
+                                                or self.script.startswith(("/dev/", "/proc/"))):
             _remember_source(self.script, self.source)  # a pipe: tracebacks show its lines
         # python gives a script the whole recursion limit: add the frames tfdebug sits on
         raised = self.recursion_limit + _stack_depth() + _EXEC_FRAMES
