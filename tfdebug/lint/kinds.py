@@ -10,6 +10,24 @@ from .facts import Context, _keras_class_kind, _Module
 from .values import SCALAR, Kind, _is_symbolic, _is_tensor
 
 
+_CHAINS = (ast.BinOp, ast.BoolOp, ast.Compare, ast.Subscript, ast.UnaryOp, ast.Call)
+
+
+def _inner(node):
+    """The operand whose kind ``node``'s kind is read from (the left side of a chain)."""
+    if isinstance(node, ast.BinOp):
+        return node.left
+    if isinstance(node, ast.BoolOp):
+        return node.values[0]
+    if isinstance(node, ast.Subscript):
+        return node.value
+    if isinstance(node, ast.UnaryOp):
+        return node.operand
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.value
+    return None
+
+
 class KindInference:
     """Kinds of expressions in one scope: ``env`` holds the kinds of names bound so far."""
 
@@ -39,20 +57,19 @@ class KindInference:
         key = id(node)
         if key in self.cache:
             return self.cache[key]
-        if isinstance(node, (ast.BinOp, ast.BoolOp, ast.Compare)):
+        if isinstance(node, _CHAINS):
             self._chain_kinds(node)
         result = self.cache[key] = self._kind(node)
         return result
 
     def _chain_kinds(self, node) -> None:
-        """Kinds of a long operator chain bottom-up, without recursion: ``a + b + ... + z``
-        nests 600 ``BinOp``s on its left side, deeper than Python's recursion limit."""
+        """Kinds of a long chain bottom-up, without recursion: ``a + b + ... + z`` nests 600
+        ``BinOp``s on its left side (``x[0][0]...``, ``-(-(-x))``, ``ds.map(f).batch(2)...``
+        nest the same way), deeper than Python's recursion limit."""
         spine = []
         while True:
-            inner = node.left if isinstance(node, ast.BinOp) else (
-                node.values[0] if isinstance(node, ast.BoolOp) else None)
-            if inner is None or id(inner) in self.cache or not isinstance(
-                    inner, (ast.BinOp, ast.BoolOp)):
+            inner = _inner(node)
+            if inner is None or id(inner) in self.cache or not isinstance(inner, _CHAINS):
                 break
             spine.append(inner)
             node = inner
