@@ -184,3 +184,12 @@ def test_preview_from_pyproject_and_from_main(tmp_path, capsys):
     (tmp_path / "pyproject.toml").write_text("[tool.tfdebug]\npreview = 'yes'\n")
     assert lint.main([str(tmp_path)]) == 2
     assert "preview must be true or false" in capsys.readouterr().err
+
+
+def test_only_classes_keras_says_own_variables_are_keras_objects():
+    # keras.layers.InputSpec is no layer; keras.layers.Dense is one (read from Keras)
+    assert codes("@tf.function\n"
+                 "def f(x):\n"
+                 "    spec = keras.layers.InputSpec(ndim=2)\n"
+                 "    dense = keras.layers.Dense(2)\n"
+                 "    return dense(x)\n") == [(4, "TFD136")]
