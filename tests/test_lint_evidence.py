@@ -193,3 +193,17 @@ def test_only_classes_keras_says_own_variables_are_keras_objects():
                  "    spec = keras.layers.InputSpec(ndim=2)\n"
                  "    dense = keras.layers.Dense(2)\n"
                  "    return dense(x)\n") == [(4, "TFD136")]
+
+
+def test_a_decorated_function_called_in_a_loop_is_not_proven_to_run_per_call():
+    # `@computation` may trace `batch_train` once; calling the name need not rerun its body
+    source = ("@computation\n"
+              "def batch_train(x):\n"
+              "    @tf.function\n"
+              "    def step(y):\n"
+              "        return y\n"
+              "    return step(x)\n"
+              "for i in range(3):\n"
+              "    batch_train(x)\n")
+    assert codes(source) == []
+    assert codes(source.replace("@computation\n", "")) == [(3, "TFD204")]

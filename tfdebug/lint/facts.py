@@ -166,8 +166,11 @@ def instances_of(mod, cls_name: str) -> set[str]:
 def called_in_a_loop(mod, func) -> bool:
     """Does the module call ``func`` in a loop, as the module function it is (``evaluate(x)``
     with ``evaluate`` not rebound) or as ``self.method(...)`` from its own class? (A call by
-    attribute name from elsewhere may be any object's method: not evidence.)"""
+    attribute name from elsewhere may be any object's method, and a decorated name may be
+    something else than the def: not evidence.)"""
     name = getattr(func, "name", None)
+    if getattr(func, "decorator_list", None):
+        return False  # the name is the decorator's result (a TFF computation, a cache), not it
     cls = mod.parent_class.get(id(func))
     if cls is not None:
         return ("self", name, id(cls)) in mod.loop_calls
