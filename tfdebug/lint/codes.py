@@ -63,6 +63,9 @@ CHECKS: dict[str, tuple[str, str]] = {
 INFERRED: frozenset[str] = frozenset({
     # "Keras compiles `call` already": true only in projects that train with fit/compile
     "keras-call-tf-function",
+    # the shape is unknown (proven), but it harms only a pipeline that feeds a layer needing
+    # it, which the module need not show
+    "py-function-shape",
 })
 
 # Codes for files that could not be checked (flake8's spelling): unreadable, syntax error,
