@@ -52,6 +52,10 @@ SOURCE_VISIBLE = {
 }
 # Only visible when the code runs: which branch is invalid depends on the input's shape.
 NOT_SOURCE_VISIBLE = {"054_if_both_branches_traced_index_out_of_range.py"}
+# Found only with preview: the finding rests on the project's shape (Keras compiles `call`
+# only where the model is trained with fit).
+PREVIEW_ONLY = {"056_keras_tf_function_on_model_call_with_batchnorm.py",
+                "065_pyfunc_output_unknown_shape_into_dense.py"}
 
 
 def header(path):
@@ -79,8 +83,10 @@ def test_finds_source_visible_case_at_its_line(case):
     path = os.path.join(CASES, case)
     categories, _, fields = header(path)
     assert int(fields["line"]) in SOURCE_VISIBLE[case]  # the table agrees with the header
-    findings = lint.lint_file(path)
+    findings = lint.lint_file(path, preview=case in PREVIEW_ONLY)
     hits = [f for f in findings if f.category in categories and f.line in SOURCE_VISIBLE[case]]
+    if case in PREVIEW_ONLY:
+        assert not [f for f in lint.lint_file(path) if f.code == hits[0].code]
     assert hits, f"expected {categories} at {SOURCE_VISIBLE[case]}, got " + "; ".join(
         f.text() for f in findings)
     recipe = recipebook.get(hits[0].code)
@@ -167,8 +173,9 @@ def test_every_cited_recipe_exists_with_its_category():
 TF = "import tensorflow as tf\nimport numpy as np\nimport keras\n"
 
 
-def codes(source):
-    return [(f.line, f.code) for f in lint.lint_source(source, "t.py", header=TF)]
+def codes(source, preview=False):
+    return [(f.line, f.code) for f in lint.lint_source(source, "t.py", header=TF,
+                                                       preview=preview)]
 
 
 def test_autograph_converted_code_is_not_flagged():
@@ -251,16 +258,17 @@ def test_variable_guarded_by_if_is_fine_and_factory_is_fine():
 
 
 def test_tf_function_made_inside_a_loop_or_a_function_called_in_one():
-    found = codes(
-        "def run(x):\n"
-        "    @tf.function\n"
-        "    def step(y):\n"
-        "        return y * 2\n"
-        "    return step(x) + 1\n"
-        "for i in range(3):\n"
-        "    run(tf.constant(1.0))\n"
-        "    g = tf.function(lambda z: z)\n")
-    assert found == [(3, "TFD204"), (8, "TFD204")]
+    source = ("def run(x):\n"
+              "    @tf.function\n"
+              "    def step(y):\n"
+              "        return y * 2\n"
+              "    return step(x) + 1\n"
+              "for i in range(3):\n"
+              "    run(tf.constant(1.0))\n"
+              "    g = tf.function(lambda z: z)\n")
+    # `g` is made per iteration but never called there: no retrace is proven (preview only)
+    assert codes(source) == [(3, "TFD204")]
+    assert codes(source, preview=True) == [(3, "TFD204"), (8, "TFD204")]
 
 
 def test_dataset_functions_params_are_tensors():
@@ -581,8 +589,8 @@ def test_one_vocabulary_with_the_side_effect_guard():
                  " sample_weight=None):\n        print('loss')\n        return 0.0\n") == [
         (3, "TFD300")]
     assert codes("ds = tf.data.Dataset.range(3)\n"
-                 "ds = ds.map(lambda x: tf.py_func(np.sin, [x], tf.float32))\n") == [
-        (2, "TFD170")]
+                 "ds = ds.map(lambda x: tf.py_func(np.sin, [x], tf.float32))\n",
+                 preview=True) == [(2, "TFD170")]
 
 
 def test_tf_function_per_loop_object_is_left_alone_but_per_batch_is_not():
@@ -625,9 +633,11 @@ def test_tf_function_on_call_is_flagged_only_where_weights_are_built():
             "    @tf.function\n"
             "    def call(self, x):\n"
             "        return self.cell(x)\n")
-    assert [c for _, c in codes(weightless)] == []
-    assert (5, "TFD165") in codes(with_layer)
-    assert (5, "TFD165") in codes(held)
+    assert [c for _, c in codes(weightless, preview=True)] == []
+    assert (5, "TFD165") in codes(with_layer, preview=True)
+    assert (5, "TFD165") in codes(held, preview=True)
+    # inferred (Keras compiles `call` only where the project trains with fit): preview only
+    assert (5, "TFD165") not in codes(with_layer)
 
 
 def test_unpacking_a_tuple_returning_op_is_not_iterating_a_tensor():

@@ -14,6 +14,10 @@ GAPS = {
 }
 
 
+# codes whose check infers from the project's shape: found with preview only
+PREVIEW_CODES = {lint.CHECKS[name][0] for name in lint.INFERRED}
+
+
 def _linted_codes():
     return sorted({code for code, _ in lint.CHECKS.values()})
 
@@ -28,15 +32,23 @@ def _snippet(code, side):
 def test_before_gives_the_code(code, request):
     if code in GAPS:
         request.applymarker(pytest.mark.xfail(strict=True, reason=GAPS[code]))
-    found = {f.code for f in lint.lint_source(_snippet(code, "before"), f"{code}-before.py")}
+    found = {f.code for f in lint.lint_source(_snippet(code, "before"), f"{code}-before.py",
+                                              preview=code in PREVIEW_CODES)}
     assert code in found, f"{code}: its recipe's `before` gives {sorted(found)}"
 
 
 @pytest.mark.parametrize("code", _linted_codes())
 def test_after_does_not_give_the_code(code):
-    found = {f.code for f in lint.lint_source(_snippet(code, "after"), f"{code}-after.py")}
+    found = {f.code for f in lint.lint_source(_snippet(code, "after"), f"{code}-after.py",
+                                              preview=True)}
     assert code not in found, f"{code}: its recipe's `after` still gives it"
 
 
 def test_every_linted_code_has_one_check_or_a_named_gap():
     assert set(GAPS) <= set(_linted_codes())
+
+
+@pytest.mark.parametrize("code", sorted(PREVIEW_CODES))
+def test_preview_codes_are_silent_by_default(code):
+    found = {f.code for f in lint.lint_source(_snippet(code, "before"), f"{code}-before.py")}
+    assert code not in found

@@ -15,23 +15,24 @@ FOLDERS = ("tests/cases", "tests/cases_extra", "tests/lint_fixed", "examples")
 
 
 def current_findings() -> list[list]:
-    """(path, line, col, code, message) for every finding, in a stable order."""
+    """(path, line, col, code, message, confidence) for every finding, preview included
+    (the confidence tells which ones a default run reports), in a stable order."""
     sys.path.insert(0, ROOT)
     from tfdebug import lint, recipebook
 
     rows = []
     folders = [os.path.join(ROOT, f) for f in FOLDERS]
-    for f in lint.lint_paths(folders, lint.Options(jobs=1)):
+    for f in lint.lint_paths(folders, lint.Options(jobs=1, preview=True)):
         where = os.path.relpath(f.path, ROOT).replace(os.sep, "/")
         rows.append([where + (f":cell {f.cell}" if f.cell else ""), f.line, f.col, f.code,
-                     f.message])
+                     f.message, f.confidence])
     for recipe in recipebook.load():
         for side in ("before", "after"):
             snippet = getattr(recipe, side)
             if snippet:
                 where = f"recipes/{recipe.id}.toml:{side}"
-                rows.extend([where, f.line, f.col, f.code, f.message]
-                            for f in lint.lint_source(snippet, where))
+                rows.extend([where, f.line, f.col, f.code, f.message, f.confidence]
+                            for f in lint.lint_source(snippet, where, preview=True))
     return sorted(rows)
 
 

@@ -206,15 +206,22 @@ def own_nodes(node):
 
 
 def own_statements(body):
-    """Statements of ``body`` and of the blocks nested in it, not of nested defs/classes."""
-    for stmt in body:
+    """Statements of ``body`` and of the blocks nested in it (``match`` cases too), not of
+    nested defs/classes; in source order, without recursion (an ``elif`` chain can be
+    thousands deep)."""
+    stack = [iter(body)]
+    while stack:
+        stmt = next(stack[-1], None)
+        if stmt is None:
+            stack.pop()
+            continue
         yield stmt
         if isinstance(stmt, _NESTED):
             continue
-        for field in ("body", "orelse", "finalbody"):
-            yield from own_statements(getattr(stmt, field, []) or [])
-        for handler in getattr(stmt, "handlers", []) or []:
-            yield from own_statements(handler.body)
+        blocks = [getattr(stmt, field, None) or [] for field in ("body", "orelse", "finalbody")]
+        blocks += [h.body for h in getattr(stmt, "handlers", None) or []]
+        blocks += [c.body for c in getattr(stmt, "cases", None) or []]
+        stack.extend(iter(b) for b in reversed(blocks) if b)
 
 
 def locally_bound(func) -> set[str]:

@@ -23,7 +23,7 @@ Example::
                                     "f.py", header="import tensorflow as tf\\n"):
         print(finding.text())
 """
-from .codes import CHECKS, INTERNAL_ERROR, READ_ERROR, SYNTAX_ERROR
+from .codes import CHECKS, INFERRED, INTERNAL_ERROR, READ_ERROR, SYNTAX_ERROR, UNCHECKED
 from .config import Options, PerFileConfig, check_selectors, load_config, options_from
 from .driver import analyse, findings_at
 from .files import (DEFAULT_EXCLUDE, collect_files, lint_file, lint_paths, lint_source,
@@ -32,8 +32,8 @@ from .findings import LintFinding, LintUsageError
 from .output import FORMATS, render
 from .cli import main
 
-__all__ = ["CHECKS", "DEFAULT_EXCLUDE", "FORMATS", "INTERNAL_ERROR", "LintFinding",
-           "LintUsageError", "Options", "PerFileConfig", "READ_ERROR", "SYNTAX_ERROR", "analyse",
+__all__ = ["CHECKS", "DEFAULT_EXCLUDE", "FORMATS", "INFERRED", "INTERNAL_ERROR", "LintFinding",
+           "LintUsageError", "Options", "PerFileConfig", "READ_ERROR", "SYNTAX_ERROR", "UNCHECKED", "analyse",
            "check_selectors",
            "collect_files", "findings_at", "lint_file", "lint_paths", "lint_source",
            "load_config", "main", "options_from", "read_source", "render", "suppressed"]

@@ -1,68 +1,25 @@
-"""What TF and Keras names give: which calls return a tensor, of which dtype family.
+"""What TF and Keras names give: which calls return a tensor (or a tuple, a dataset, a
+model...), of which dtype family, read from the API table generated from TensorFlow itself.
 
 Names are canonical dotted paths after imports (``tensorflow.reduce_sum``, ``keras.ops.sum``).
 """
 from __future__ import annotations
 
 import ast
+import json
+import os
 import re
 
-_TF_NOT_TENSOR = {  # top-level tf names whose result is not a (single) tensor
-    "function", "print", "config", "is_tensor", "executing_eagerly", "get_static_value",
-    "cond", "while_loop", "switch_case", "case", "nest", "unstack", "split", "meshgrid",
-    "dynamic_partition", "unique", "unique_with_counts", "name_scope", "device",
-    "control_dependencies", "init_scope", "group", "no_op", "tuple", "custom_gradient",
-    "recompute_grad", "vectorized_map", "map_fn", "scan", "foldl", "foldr", "gradients",
-    "register_tensor_conversion_function", "py_func", "numpy_function", "py_function",
-    "make_ndarray", "make_tensor_proto", "import_graph_def", "get_logger", "type_spec_from_value",
-    "Assert", "assert_equal", "assert_rank", "assert_greater", "assert_less", "ensure_shape",
-    "timestamp", "keras", "data", "io", "saved_model", "summary", "train", "distribute",
-    "autograph", "debugging", "experimental", "compat", "lookup", "sysconfig", "test",
-    "sparse", "ragged", "estimator", "feature_column", "tpu", "xla", "lite", "types",
-    "dtypes", "errors", "graph_util", "queue", "raw_ops", "audio", "version", "mlir",
-}
+from .findings import debug
+from .values import Kind
 
+# The API table (``tf_api.json``), written by ``tools/tf_api.py`` from the installed
+# TensorFlow and Keras, read on first use (no TensorFlow import, ever).
+_TABLE_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf_api.json")
+_table: dict | None = None
 
-_TF_NOT_TENSOR -= {"ensure_shape"}  # ensure_shape returns its tensor
-
-
-_TF_TENSOR_MODULES = {"math", "linalg", "nn", "random", "strings", "signal", "image",
-                      "bitwise", "dtypes"}
-
-
-_TF_RANDOM_NOT_TENSOR = {"set_seed", "Generator", "get_global_generator",
-                         "set_global_generator", "create_rng_state", "experimental"}
-
-
-_KERAS_OPS_NOT_TENSOR = {"shape", "is_tensor", "dtype", "convert_to_numpy", "unstack", "split",
-                         "cond", "while_loop", "fori_loop", "scan", "map", "vectorized_map",
-                         "custom_gradient", "switch", "associative_scan", "core", "nn",
-                         "numpy", "math", "linalg", "image", "standardize_dtype", "ndim",
-                         "is_int_dtype", "is_float_dtype", "result_type", "unique"}
-
-
-# ops that return several tensors (a tuple/list), so unpacking their result is fine
-_MULTI_OUTPUT = {"moments", "weighted_moments", "top_k", "eigh", "eig", "qr", "svd", "slogdet",
-                 "lu", "lu_factor", "unique", "unique_with_counts", "meshgrid", "split",
-                 "unstack", "histogram", "lstsq", "normalize_moments", "fused_batch_norm",
-                 "sufficient_statistics", "ctc_beam_search_decoder", "ctc_greedy_decoder",
-                 "nonzero", "fft", "fft2", "fftn", "rfft", "irfft", "stft", "istft",
-                 "broadcast_arrays", "broadcast_gradient_args", "dynamic_partition",
-                 "batch_normalization_with_global", "ctc_decode", "max_pool_with_argmax",
-                 "in_top_k", "fractional_max_pool", "fractional_avg_pool", "tridiagonal_solve",
-                 "eigvals", "combined_non_max_suppression", "non_max_suppression_padded",
-                 "unicode_decode_with_offsets", "sample_distorted_bounding_box", "while_loop",
-                 "cond", "map_fn", "scan", "switch_case", "case", "custom_gradient", "divmod",
-                 "frexp", "modf", "sort_with_indices", "polar", "cholesky_inverse", "normalize",
-                 "non_max_suppression_with_scores", "ctc_unique_labels", "decode_wav",
-                 "fixed_unigram_candidate_sampler", "uniform_candidate_sampler",
-                 "log_uniform_candidate_sampler", "learned_unigram_candidate_sampler",
-                 "all_candidate_sampler", "shape_n", "unicode_split_with_offsets",
-                 "approx_max_k", "approx_min_k"}
-
-
-_KERAS_OPS_MODULES = {"numpy", "nn", "math", "linalg", "image"}
-
+# Parameters that set a result's dtype (``tf.zeros(dtype=)``, ``tf.shape(out_type=)``).
+DTYPE_PARAMS = ("dtype", "out_type", "output_type", "out_idx", "Tout", "index_dtype")
 
 _DTYPE_NAMES = {
     "bool": "bool", "string": "string",
@@ -72,41 +29,10 @@ _DTYPE_NAMES = {
 }
 
 
-_BOOL_RESULT = {"reduce_any", "reduce_all", "equal", "not_equal", "less", "greater",
-                "less_equal", "greater_equal", "logical_and", "logical_or", "logical_not",
-                "logical_xor", "is_finite", "is_nan", "is_inf", "isfinite", "isnan", "isinf",
-                "in_top_k", "is_non_decreasing", "is_strictly_increasing"}
-
-
-_INT_RESULT = {"shape", "size", "rank", "argmax", "argmin", "range", "where", "shape_n",
-               "count_nonzero", "searchsorted", "bincount", "histogram_fixed_width"}
-
-
-_SAME_DTYPE = {"reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
-               "abs", "square", "identity", "transpose", "reshape", "concat", "stack",
-               "squeeze", "expand_dims", "tile", "gather", "cumsum", "reverse", "clip_by_value",
-               "maximum", "minimum", "negative", "stop_gradient", "sort", "roll", "pad"}
-
-
-_FLOAT_RESULT = {"ones", "zeros", "normal", "uniform", "truncated_normal", "eye", "sqrt",
-                 "exp", "log", "sigmoid", "tanh", "softmax", "matmul", "one_hot", "linspace",
-                 "reduce_logsumexp", "reduce_std", "reduce_variance", "sin", "cos"}
-
-
-_DATASET_SOURCES = {"Dataset", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset",
-                    "experimental", "Options"}
-
-
 _DATASET_FN_METHODS = {"map", "filter", "flat_map", "interleave", "parallel_interleave"}
 
 
 _GRAPH_LOOP_SHAPE_OPS = {"concat", "stack", "pad", "tile", "repeat", "append"}
-
-
-_KERAS_MODEL_CTORS = {"Sequential", "Model", "Functional"}
-
-
-_KERAS_BASES = {"Layer", "Model", "Sequential", "Functional"}
 
 
 # `%d`, `%5.2f`, `%x`: %-conversions that need a concrete number (a tensor makes them fail).
@@ -133,54 +59,88 @@ def _canonical(dotted: str) -> str:
     return dotted
 
 
-def _tensor_api(name: str) -> bool:
-    """Does calling the canonical ``name`` return a single symbolic tensor (in graph code)?"""
-    parts = name.split(".")
-    if parts[-1] in _MULTI_OUTPUT:
-        return False
-    if parts[0] == "tensorflow":
-        if len(parts) == 2:
-            leaf = parts[1]
-            return leaf not in _TF_NOT_TENSOR and not leaf[:1].isupper() and not leaf.startswith("assert_")
-        if len(parts) == 3 and parts[1] in _TF_TENSOR_MODULES:
-            leaf = parts[2]
-            if parts[1] == "random" and leaf in _TF_RANDOM_NOT_TENSOR:
-                return False
-            if parts[1] == "dtypes":
-                return leaf in ("cast", "saturate_cast", "complex")
-            return not leaf[:1].isupper() and leaf not in ("unstack", "split", "unique")
-        if len(parts) == 3 and parts[1] == "io":
-            return parts[2] in ("read_file", "decode_raw", "decode_image", "decode_jpeg",
-                                "decode_png", "parse_tensor", "serialize_tensor", "decode_csv")
-        return False
-    if parts[:2] == ["keras", "ops"] and (len(parts) == 3 or (
-            len(parts) == 4 and parts[2] in _KERAS_OPS_MODULES)):
-        return parts[-1] not in _KERAS_OPS_NOT_TENSOR and not parts[-1][:1].isupper()
-    return False
+def api_facts(name: str) -> dict | None:
+    """What the table says of the canonical API ``name`` (None: not in it, so unknown)."""
+    global _table
+    if _table is None:
+        try:
+            with open(_TABLE_FILE, encoding="utf-8") as fh:
+                _table = json.load(fh)["apis"]
+        except (OSError, ValueError, KeyError, TypeError):
+            debug("tfdebug lint: cannot read %s", _TABLE_FILE)
+            _table = {}
+    return _table.get(name)
 
 
-def _dtype_of_api(name: str, call: ast.Call, arg_dtype) -> str | None:
-    leaf = name.rsplit(".", 1)[-1]
-    for kw in call.keywords:
-        if kw.arg == "dtype":
-            return _dtype_literal(kw.value)
-    if leaf == "cast" and len(call.args) > 1:
-        return _dtype_literal(call.args[1])
-    if leaf in ("constant", "convert_to_tensor") and call.args:
-        return _literal_dtype(call.args[0]) or arg_dtype
-    if leaf in _BOOL_RESULT:
-        return "bool"
-    if leaf == "range":  # int32 only when every bound is an int; float bounds give floats
-        if call.args and all(_literal_dtype(a) == "int" for a in call.args):
-            return "int"
-        return arg_dtype if len(call.args) == 1 else None
-    if leaf in _INT_RESULT:
-        return "int"
-    if leaf in _FLOAT_RESULT:
-        return "float"
-    if leaf in _SAME_DTYPE:
-        return arg_dtype
+def api_kind(name: str, call: ast.Call, kind_of) -> Kind | None:
+    """The kind of ``call``, a call of the canonical API ``name``, from the table; None when
+    the table does not know it. ``kind_of`` gives the kinds of the call's arguments."""
+    facts = api_facts(name)
+    if facts is None:
+        return None
+    what = facts.get("kind")
+    arity = _arity(call)
+    if what == "mixed":
+        what = facts.get("arity", {}).get(str(arity)) if arity is not None else None
+    if what == "class":
+        what = facts.get("of")
+        if what == "variable":
+            return Kind("tensor", _dtype_param(call, "dtype", 1) or (
+                _arg_dtype(call.args[0], kind_of) if call.args else None))
+        return Kind(what) if what in ("dataset", "model", "loss", "tape") else None
+    if what in ("dataset", "model"):
+        return Kind(what)
+    if what == "tensors" or (what == "tuple" and facts.get("of") == "tensor"):
+        return Kind("tensors")
+    if what in ("tensor", "variable"):
+        return Kind("tensor", _result_dtype(facts, call, arity, kind_of))
     return None
+
+
+def _arity(call: ast.Call) -> int | None:
+    """How many arguments (other than ``name=`` and a dtype) the call passes; None when
+    ``*args``/``**kwargs`` hide it."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+            kw.arg is None for kw in call.keywords):
+        return None
+    return len(call.args) + sum(1 for kw in call.keywords
+                                if kw.arg != "name" and kw.arg not in DTYPE_PARAMS)
+
+
+def _dtype_param(call: ast.Call, param: str, position: int | None) -> str | None:
+    given = next((kw.value for kw in call.keywords if kw.arg == param), None)
+    if given is None and position is not None and position < len(call.args):
+        given = call.args[position]
+    return _dtype_literal(given) if given is not None else None
+
+
+def _arg_dtype(node, kind_of) -> str | None:
+    kind = kind_of(node)
+    return kind.dtype if kind is not None and kind.what == "tensor" else _literal_dtype(node)
+
+
+def _result_dtype(facts: dict, call: ast.Call, arity, kind_of) -> str | None:
+    param = facts.get("dtype_param")
+    if param:
+        name, position, default = param
+        if any(kw.arg == name for kw in call.keywords) or (
+                position is not None and position < len(call.args)):
+            return _dtype_param(call, name, position)  # None: a dtype the checker cannot read
+        if default:
+            return _family(default)
+    rules = facts.get("dtype") or {}
+    rule = rules.get(str(arity), rules.get("*")) if arity is not None else rules.get("*")
+    if rule is None:
+        return None
+    if rule.startswith("@"):
+        index = int(rule[1:])
+        return _arg_dtype(call.args[index], kind_of) if index < len(call.args) else None
+    return _family(rule)
+
+
+def _family(dtype: str) -> str | None:
+    """``int64`` -> ``int``: the families the checks reason about."""
+    return _DTYPE_NAMES.get(dtype)
 
 
 def _dtype_literal(node) -> str | None:

@@ -10,10 +10,11 @@ from .output import FORMATS, render
 
 
 def main(paths, fmt="text", select=None, ignore=None, exclude=None, jobs=0, config=None,
-         out=None, err=None) -> int:
+         out=None, err=None, preview=None) -> int:
     """``tfdebug lint``: print findings; 0 when clean, 1 with findings, 2 on usage errors.
 
-    Without ``config``, each file gets the nearest ``[tool.tfdebug]`` above it.
+    Without ``config``, each file gets the nearest ``[tool.tfdebug]`` above it. ``preview``
+    (or ``preview = true`` there) adds the findings that rest on inference.
     """
     out = out or sys.stdout
     err = err or sys.stderr
@@ -25,19 +26,29 @@ def main(paths, fmt="text", select=None, ignore=None, exclude=None, jobs=0, conf
                                  "(0 picks one)")
         if config:
             findings = lint_paths(paths or ["."], config_file_options(
-                config, select, ignore, exclude, jobs))
+                config, select, ignore, exclude, jobs, preview))
         else:
             options_from({}, None, select, ignore)  # bad selectors fail before any file is read
             findings = lint_paths(paths or ["."], Options(exclude=tuple(exclude or ()),
                                                           jobs=jobs),
-                                  PerFileConfig(select, ignore, exclude, jobs))
+                                  PerFileConfig(select, ignore, exclude, jobs, preview))
     except LintUsageError as exc:
-        print(f"tfdebug lint: error: {exc}", file=err)
+        _print(f"tfdebug lint: error: {exc}", err)
         return 2
     text = render(findings, fmt)
     if text:
-        print(text, file=out)
+        _print(text, out)
     if fmt == "text" and findings:
         n = len(findings)
-        print(f"Found {n} problem{'s' if n != 1 else ''}.", file=err)
+        _print(f"Found {n} problem{'s' if n != 1 else ''}.", err)
     return 1 if findings else 0
+
+
+def _print(text: str, stream) -> None:
+    """Print to a stream of any encoding: what it cannot encode (a file name in another
+    script on an ASCII terminal) is written as Python's tracebacks write it, escaped."""
+    try:
+        print(text, file=stream)
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        print(text.encode(encoding, "backslashreplace").decode(encoding), file=stream)

@@ -55,6 +55,22 @@ CHECKS: dict[str, tuple[str, str]] = {
 }
 
 
+# Confidence, as pylint marks it. A check is `proven` when its finding follows from what the
+# module shows (a decorator, a literal, a call it can see); these checks rest instead on the
+# project's usual shape and are reported only with preview (`--preview`, or `preview = true`
+# in [tool.tfdebug]). Checks with a proven and an inferred branch pass `inferred=True` to
+# `report` on the inferred one.
+INFERRED: frozenset[str] = frozenset({
+    # "Keras compiles `call` already": true only in projects that train with fit/compile
+    "keras-call-tf-function",
+    # the shape is unknown (proven), but it harms only a pipeline that feeds a layer needing
+    # it, which the module need not show
+    "py-function-shape",
+})
+
 # Codes for files that could not be checked (flake8's spelling): unreadable, syntax error,
 # and a failure of the checker itself (reported, never raised).
 READ_ERROR, SYNTAX_ERROR, INTERNAL_ERROR = "E902", "E999", "E900"
+# A part of a file the checker could not analyse (too deep, syntax it does not know): the
+# line says where; the rest of the file is still checked.
+UNCHECKED = "E903"

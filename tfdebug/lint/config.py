@@ -10,15 +10,17 @@ from collections import namedtuple
 import os
 import re
 
-from .codes import CHECKS, INTERNAL_ERROR, READ_ERROR, SYNTAX_ERROR
+from .codes import CHECKS, INTERNAL_ERROR, READ_ERROR, SYNTAX_ERROR, UNCHECKED
 from .findings import LintUsageError
 
-FILE_CODES = (READ_ERROR, SYNTAX_ERROR, INTERNAL_ERROR)
+FILE_CODES = (READ_ERROR, SYNTAX_ERROR, INTERNAL_ERROR, UNCHECKED)
 
 
-class Options(namedtuple("Options", "select ignore exclude jobs", defaults=((), (), (), 0))):
+class Options(namedtuple("Options", "select ignore exclude jobs preview",
+                         defaults=((), (), (), 0, False))):
     """What to check: ``select``/``ignore`` hold recipe ids, id prefixes or categories;
-    ``exclude`` globs; ``jobs`` worker processes (0: automatic)."""
+    ``exclude`` globs; ``jobs`` worker processes (0: automatic); ``preview`` adds the
+    findings that rest on inference (``confidence: inferred``) to the proven ones."""
 
     __slots__ = ()
 
@@ -112,7 +114,7 @@ def load_config(start: str | None = None) -> tuple[dict, str | None]:
 
 
 def options_from(config: dict, source: str | None, select=None, ignore=None, exclude=None,
-                 jobs: int = 0) -> Options:
+                 jobs: int = 0, preview: bool | None = None) -> Options:
     """Merge ``[tool.tfdebug]`` with command-line values (the command line wins per key)."""
     def listed(key):
         value = config.get(key, [])
@@ -128,7 +130,11 @@ def options_from(config: dict, source: str | None, select=None, ignore=None, exc
     ign = check_selectors(ignore if ignore else listed("ignore"),
                           "--ignore" if ignore else f"{where} ignore")
     exc = tuple(exclude) if exclude else tuple(listed("exclude"))
-    return Options(select=sel, ignore=ign, exclude=exc, jobs=jobs)
+    if preview is None:
+        preview = config.get("preview", False)
+        if not isinstance(preview, bool):
+            raise LintUsageError(f"{where} preview must be true or false")
+    return Options(select=sel, ignore=ign, exclude=exc, jobs=jobs, preview=preview)
 
 
 class PerFileConfig:
@@ -137,9 +143,10 @@ class PerFileConfig:
     A config's ``exclude`` patterns are matched against paths relative to its own folder.
     """
 
-    def __init__(self, select=None, ignore=None, exclude=None, jobs: int = 0):
+    def __init__(self, select=None, ignore=None, exclude=None, jobs: int = 0,
+                 preview: bool | None = None):
         self.cli = (select, ignore, exclude)
-        self.jobs = jobs
+        self.jobs, self.preview = jobs, preview
         self._by_folder: dict[str, tuple[Options, str | None]] = {}
 
     def for_file(self, path: str) -> tuple[Options, str | None]:
@@ -148,15 +155,17 @@ class PerFileConfig:
         found = self._by_folder.get(folder)
         if found is None:
             section, source = load_config(folder)
-            options = options_from(section, source, *self.cli, jobs=self.jobs)
+            options = options_from(section, source, *self.cli, jobs=self.jobs,
+                                   preview=self.preview)
             found = self._by_folder[folder] = (
                 options, os.path.dirname(source) if source else None)
         return found
 
 
-def config_file_options(config: str, select=None, ignore=None, exclude=None, jobs=0) -> Options:
+def config_file_options(config: str, select=None, ignore=None, exclude=None, jobs=0,
+                        preview: bool | None = None) -> Options:
     """Options from the ``--config`` file, for every file."""
     if not os.path.isfile(config):
         raise LintUsageError(f"--config {config}: no such file")
     section = read_config(config)
-    return options_from(section or {}, config, select, ignore, exclude, jobs)
+    return options_from(section or {}, config, select, ignore, exclude, jobs, preview)

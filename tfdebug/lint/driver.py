@@ -11,14 +11,15 @@ from .._source import module_tree
 from .checks import syntax_support
 from .entries import _call_site_params, _find_entries, _host_functions, _module_env
 from .facts import Context, _index, _Module
-from .findings import LintFinding
+from .findings import LintFinding, debug
 from .walker import Walker
 
 
 def analyse(tree: ast.Module, path: str, lines: list[str],
-            enabled: frozenset | None = None) -> list[LintFinding]:
-    """All findings in one parsed module (unsuppressed); ``enabled`` limits the checks run."""
-    mod = _Module(tree, path, lines, enabled)
+            enabled: frozenset | None = None, preview: bool = False) -> list[LintFinding]:
+    """All findings in one parsed module (unsuppressed); ``enabled`` limits the checks run;
+    ``preview`` adds the inferred findings to the proven ones."""
+    mod = _Module(tree, path, lines, enabled, preview)
     _index(mod)
     if not any(v.startswith(("tensorflow", "keras")) for v in mod.aliases.values()):
         return []
@@ -29,7 +30,7 @@ def analyse(tree: ast.Module, path: str, lines: list[str],
     host.local_names = set()
     host.block(tree.body)
     for node in _host_functions(mod):
-        Walker(mod, node, Context(False, False, "host")).run()
+        _walk(mod, node, Context(False, False, "host"))
     syntax_support.shared_lambda_lines(mod)
     # graph pass: entries, then the helpers they call (each function at most a few times)
     queue = [(fn, ctx, _call_site_params(mod, fn, params) if ctx.kind == "function" else params)
@@ -43,9 +44,21 @@ def analyse(tree: ast.Module, path: str, lines: list[str],
         if key in done or per_fn >= 4:
             continue
         done[key] = 1
-        walker = Walker(mod, fn, ctx, params).run()
-        queue.extend(walker.requests)
+        queue.extend(_walk(mod, fn, ctx, params))
     return sorted(mod.findings.values())
+
+
+def _walk(mod, fn, ctx, params=None) -> list:
+    """Walk one function; a failure costs that function alone (E900 at its line, the other
+    functions are still checked). The helpers it asks to walk next."""
+    try:
+        return Walker(mod, fn, ctx, params).run().requests
+    except RecursionError:
+        mod.unchecked(fn, "this function is nested too deeply for the checker")
+    except Exception as exc:  # noqa: BLE001 - a checker bug must not cost the whole file
+        debug("tfdebug lint: internal error in %s:%s", mod.path, getattr(fn, "lineno", 1))
+        mod.failed(fn, exc)
+    return []
 
 
 _module_findings: dict[str, tuple[int, list[LintFinding]]] = {}

@@ -8,11 +8,12 @@ from collections import namedtuple
 
 from .._source import all_args, method_of, own_statements
 from .._vocab import KERAS_TRACED_METHODS, PY_FUNCTIONS
-from .apis import _DATASET_FN_METHODS
+from .apis import _DATASET_FN_METHODS, _dtype_literal
 from .checks import creation
-from .facts import Context, _keras_class_kind, _Module, _resolve_fn
+from .facts import (Context, _keras_class_kind, _Module, _resolve_fn, instances_of,
+                    statement_binds)
 from .kinds import KindInference
-from .values import TENSOR, Kind, _is_tensor, _join
+from .values import ELEMENT, TENSOR, Kind, _is_tensor, _join
 
 DATASET_FN_METHODS = _DATASET_FN_METHODS
 Keyword = namedtuple("Keyword", "name kind")  # a keyword argument's kind at a call site
@@ -34,6 +35,11 @@ def _module_env(mod: _Module) -> None:
                     if fn is not None:
                         mod.tf_functions[target.id] = fn
     mod.relaxed_names = {name for name, ok in relaxed.items() if ok}
+    # a name the module also binds otherwise (a loop target, an import, in a branch) is of
+    # unknown kind: only top-level assignments prove one
+    top = {id(stmt) for stmt in mod.tree.body if isinstance(stmt, ast.Assign)}
+    other = set().union(*(statement_binds(s) for s in own_statements(mod.tree.body)
+                          if id(s) not in top))
     for stmt in mod.tree.body:
         if isinstance(stmt, ast.Assign):
             walker.cache.clear()
@@ -43,7 +49,8 @@ def _module_env(mod: _Module) -> None:
                 kind = None
             for target in stmt.targets:
                 if isinstance(target, ast.Name):
-                    mod.env[target.id] = _join(mod.env[target.id], kind) if target.id in mod.env else kind
+                    mod.env[target.id] = None if target.id in other else _join(
+                        mod.env[target.id], kind) if target.id in mod.env else kind
                     if isinstance(stmt.value, ast.Call) and mod.is_tf_function(stmt.value) and \
                             stmt.value.args:
                         fn = _resolve_fn(mod, stmt.value.args[0])
@@ -65,6 +72,31 @@ def _decorator_entry(mod: _Module, func) -> Context | None:
             return Context(True, converted, "function", entry=True,
                            features=_autograph_features(dec))
     return None
+
+
+def _named_params(fn) -> list[str]:
+    """The parameters a caller fills one by one: never ``*args``/``**kwargs`` (a tuple and a
+    dict of values, not one value each), nor ``self``/``cls``."""
+    a = fn.args
+    return [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)
+            if p.arg not in ("self", "cls")]
+
+
+def _signature_params(mod: _Module, func) -> dict:
+    """Parameters an ``input_signature`` proves to be tensors: the i-th parameter is one
+    when the i-th entry of the literal signature is a ``tf.TensorSpec`` (other entries may
+    be nested structures, and a signature held in a variable is not read)."""
+    for dec in func.decorator_list:
+        given = [kw.value for kw in getattr(dec, "keywords", ()) if kw.arg == "input_signature"]
+        if not given or not isinstance(given[0], (ast.List, ast.Tuple)):
+            continue
+        params = {}
+        for name, spec in zip(_named_params(func), given[0].elts):
+            if isinstance(spec, ast.Call) and mod.resolve(spec.func) == "tensorflow.TensorSpec":
+                dtype = [kw.value for kw in spec.keywords if kw.arg == "dtype"] + spec.args[1:2]
+                params[name] = Kind("tensor", _dtype_literal(dtype[0]) if dtype else "float")
+        return params
+    return {}
 
 
 def _autograph_features(dec) -> frozenset:
@@ -91,11 +123,7 @@ def _find_entries(mod: _Module) -> None:
         if ctx is not None:
             if keras and node.name == "call" and not converted:
                 creation.keras_call_decorated(mod, node, cls)
-            params = {}
-            if any(isinstance(d, ast.Call) and any(kw.arg == "input_signature" for kw in d.keywords)
-                   for d in node.decorator_list):
-                params = {a.arg: TENSOR for a in all_args(node.args) if a.arg not in ("self", "cls")}
-            mod.entries.append((node, ctx, params))
+            mod.entries.append((node, ctx, _signature_params(mod, node)))
             if cls is None and mod.parent_func.get(id(node)) is None:
                 mod.tf_functions[node.name] = node
         elif keras and node.name in KERAS_TRACED_METHODS and not _runs_eagerly_here(
@@ -125,15 +153,7 @@ def _runs_eagerly_here(mod: _Module, cls, method: str) -> bool:
     """Does this module run ``cls.method`` eagerly? Its instances (``m = Cls(...)``) are
     compiled only with ``run_eagerly=True``, or the step is only called by hand
     (``m.train_step(batch)`` in a Python loop) and never through fit/evaluate/predict."""
-    if mod.instances is None:  # class name -> names bound to its instances, in one walk
-        mod.instances = {}
-        for stmt in ast.walk(mod.tree):
-            if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and isinstance(
-                    stmt.value.func, ast.Name) and stmt.value.func.id in mod.classes:
-                mod.instances.setdefault(stmt.value.func.id, set()).update(
-                    t.id if isinstance(t, ast.Name) else t.attr for t in stmt.targets
-                    if isinstance(t, (ast.Name, ast.Attribute)))
-    instances = mod.instances.get(cls.name)
+    instances = instances_of(mod, cls.name)
     if not instances:
         return False
     used: dict[str, list[ast.Call]] = {}
@@ -298,7 +318,8 @@ def dataset_call(w, node):
         return
     fn = _resolve_fn(mod, node.args[0], w)
     if fn is not None and not runs_eagerly(mod, fn):
-        params = {a.arg: TENSOR for a in all_args(fn.args) if a.arg not in ("self", "cls")}
+        # an element: a tensor or a structure of them (`lambda x, y:` on a dataset of pairs)
+        params = {name: ELEMENT for name in _named_params(fn)}
         mod.entries.append((fn, Context(True, True, "data", entry=True), params))
 
 
@@ -312,7 +333,7 @@ def compile_call(w, node):
         for value in values:
             fn = _resolve_fn(mod, value, w) if isinstance(value, (ast.Name, ast.Lambda)) else None
             if fn is not None:
-                params = {a.arg: TENSOR for a in all_args(fn.args)[:2]}
+                params = {name: TENSOR for name in _named_params(fn)[:2]}  # y_true, y_pred
                 mod.entries.append((fn, Context(True, False, "metric", entry=True), params))
 
 

@@ -11,7 +11,7 @@ from .apis import _LOGGING_CALLEES
 from .checks import bool_tests, dispatch, iteration, retracing
 from .facts import Context, _Module
 from .kinds import KindInference
-from .values import SCALAR, Kind, _is_tensor
+from .values import SCALAR, Kind, _is_symbolic, _is_tensor
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
@@ -55,8 +55,9 @@ class ExpressionWalker(KindInference):
         return None
 
     def tensor_in_args(self, node: ast.Call, args_kinds) -> bool:
-        return any(_is_tensor(k) for k in args_kinds) or any(
-            _is_tensor(self.kind(kw.value)) for kw in node.keywords)
+        """Is an argument symbolic: a tensor, or a tf.data element (a structure of them)?"""
+        return any(_is_symbolic(k) for k in args_kinds) or any(
+            _is_symbolic(self.kind(kw.value)) for kw in node.keywords)
 
     # ------------------------------------------------------------------ expressions
     def expr(self, node):

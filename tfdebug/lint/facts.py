@@ -5,8 +5,8 @@ import ast
 from collections import namedtuple
 
 from .._source import import_bindings, locally_bound, method_of, single_binding
-from .apis import _canonical
-from .codes import CHECKS
+from .apis import _canonical, api_facts
+from .codes import CHECKS, INFERRED, INTERNAL_ERROR, UNCHECKED
 from .findings import LintFinding
 from .values import Kind
 
@@ -27,9 +27,10 @@ class _Module:
     """Facts about one module that every function's analysis needs."""
 
     def __init__(self, tree: ast.Module, path: str, lines: list[str],
-                 enabled: frozenset | None = None):
+                 enabled: frozenset | None = None, preview: bool = False):
         self.tree, self.path, self.lines = tree, path, lines
         self.enabled = enabled                      # check names to report (None: all)
+        self.preview = preview                      # report inferred findings too
         self.aliases: dict[str, str] = {}
         self.defs: dict[str, ast.AST] = {}          # module-level function / lambda names
         self.classes: dict[str, ast.ClassDef] = {}
@@ -41,7 +42,10 @@ class _Module:
         self.entries: list[tuple[ast.AST, Context, dict]] = []
         self.call_args: dict[int, list[list]] = {}  # def id -> arg kinds per host call site
         self.loop_assigned_attrs: set[str] = set()
+        self.loop_assigned_owned: set[tuple] = set()  # (name, attr) of `name.attr = v` in a loop
         self.called_in_loop: set[str] = set()       # functions/methods called inside a loop
+        self.loop_calls: set[tuple] = set()         # ("name", f) / ("self", m, class id) in a loop
+        self.stale_proven: set[str] | None = None   # globals reassigned between traced calls
         self.relaxed_names: set[str] = set()        # tf.function(...) names with a relaxed signature
         self.loop_assigned_globals: set[str] = set()
         self.made_in_loop: set[int] = set()         # defs/lambdas re-made on every iteration
@@ -72,15 +76,60 @@ class _Module:
         target = node.func if isinstance(node, ast.Call) else node
         return self.resolve(target) == "tensorflow.function"
 
-    def report(self, check: str, node, message: str, line: int | None = None) -> None:
+    def report(self, check: str, node, message: str, line: int | None = None,
+               inferred: bool = False) -> None:
+        """Record a finding; an ``inferred`` one (or one of an ``INFERRED`` check) only in
+        preview."""
         if self.enabled is not None and check not in self.enabled:
+            return
+        inferred = inferred or check in INFERRED
+        if inferred and not self.preview:
             return
         code, category = CHECKS[check]
         line = line or node.lineno
         col = (node.col_offset + 1) if line == getattr(node, "lineno", None) else 1
         key = (line, col, code)
         if key not in self.findings:
-            self.findings[key] = LintFinding(self.path, line, col, code, message, check, category)
+            self.findings[key] = LintFinding(self.path, line, col, code, message, check, category,
+                                             None, "inferred" if inferred else "proven")
+
+    def unchecked(self, node, reason: str) -> None:
+        """A part the checker could not analyse: an E903 line saying where and why (never a
+        silent gap); the caller goes on with the rest of the file."""
+        line = getattr(node, "lineno", 1)
+        key = (line, 0, UNCHECKED)
+        if key not in self.findings:
+            self.findings[key] = LintFinding(
+                self.path, line, (getattr(node, "col_offset", 0) or 0) + 1, UNCHECKED,
+                f"not checked: {reason}; the rest of the file was checked")
+
+    def failed(self, node, exc: BaseException) -> None:
+        """A checker failure on one statement or function: E900 at its line, and go on."""
+        line = getattr(node, "lineno", 1)
+        key = (line, 0, INTERNAL_ERROR)
+        if key not in self.findings:
+            self.findings[key] = LintFinding(
+                self.path, line, (getattr(node, "col_offset", 0) or 0) + 1, INTERNAL_ERROR,
+                f"tfdebug could not check this statement ({type(exc).__name__}: {exc}); "
+                "please report it; the rest of the file was checked")
+
+
+def statement_binds(stmt) -> set[str]:
+    """Plain names one statement binds: assignment and loop targets, ``with ... as``,
+    imports, defs and classes (not what nested statements bind)."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {stmt.name}
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in stmt.names}
+    targets = []
+    if isinstance(stmt, ast.Assign):
+        targets = stmt.targets
+    elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+        targets = [stmt.target]
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+    return {n.id for t in targets for n in ast.walk(t)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 def _falsy_constant(mod, test) -> bool:
@@ -98,6 +147,34 @@ def _falsy_constant(mod, test) -> bool:
         return isinstance(value, ast.Constant) and not value.value \
             and test.attr not in mod.stored_attrs
     return False
+
+
+def instances_of(mod, cls_name: str) -> set[str]:
+    """Names (and attribute names) the module binds to instances of its class ``cls_name``
+    (``m = Net()``, ``self.net = Net()``)."""
+    if mod.instances is None:  # class name -> names bound to its instances, in one walk
+        mod.instances = {}
+        for stmt in ast.walk(mod.tree):
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and isinstance(
+                    stmt.value.func, ast.Name) and stmt.value.func.id in mod.classes:
+                mod.instances.setdefault(stmt.value.func.id, set()).update(
+                    t.id if isinstance(t, ast.Name) else t.attr for t in stmt.targets
+                    if isinstance(t, (ast.Name, ast.Attribute)))
+    return mod.instances.get(cls_name, set())
+
+
+def called_in_a_loop(mod, func) -> bool:
+    """Does the module call ``func`` in a loop, as the module function it is (``evaluate(x)``
+    with ``evaluate`` not rebound) or as ``self.method(...)`` from its own class? (A call by
+    attribute name from elsewhere may be any object's method, and a decorated name may be
+    something else than the def: not evidence.)"""
+    name = getattr(func, "name", None)
+    if getattr(func, "decorator_list", None):
+        return False  # the name is the decorator's result (a TFF computation, a cache), not it
+    cls = mod.parent_class.get(id(func))
+    if cls is not None:
+        return ("self", name, id(cls)) in mod.loop_calls
+    return mod.defs.get(name) is func and ("name", name) in mod.loop_calls
 
 
 def _closure_binding(mod, func, name) -> bool:
@@ -131,7 +208,12 @@ def _keras_class_kind(mod, cls, seen=None) -> str | None:
     seen.add(cls.name)
     for base in cls.bases:
         name = mod.resolve(base) or ""
-        if name.startswith("keras."):
+        facts = api_facts(name) if name.startswith("keras.") else None
+        if facts is not None:  # the table knows the class: a Keras model or layer, or neither
+            if facts.get("of") in ("model", "layer"):
+                return facts["of"]
+            continue
+        if name.startswith("keras."):  # a spelling the table lacks (keras.src.models.model.Model)
             leaf = name.rsplit(".", 1)[-1]
             if leaf in ("Model", "Sequential", "Functional"):
                 return "model"
@@ -168,6 +250,12 @@ def _index(mod: _Module) -> None:
                         callee = child.func
                         mod.called_in_loop.add(callee.attr if isinstance(callee, ast.Attribute)
                                                else getattr(callee, "id", ""))
+                        if isinstance(callee, ast.Name):
+                            mod.loop_calls.add(("name", callee.id))
+                        elif isinstance(callee, ast.Attribute) and isinstance(
+                                callee.value, ast.Name) and callee.value.id == "self" and \
+                                cls is not None:
+                            mod.loop_calls.add(("self", callee.attr, id(cls)))
                 elif isinstance(child, ast.Attribute):
                     if child.attr in ("set_shape", "ensure_shape"):
                         mod.calls_set_shape = True
@@ -209,6 +297,8 @@ def _index(mod: _Module) -> None:
                     if isinstance(t, ast.Attribute) and not (
                             isinstance(t.value, ast.Name) and t.value.id == "self"):
                         mod.loop_assigned_attrs.add(t.attr)
+                        if isinstance(t.value, ast.Name):
+                            mod.loop_assigned_owned.add((t.value.id, t.attr))
                     elif isinstance(t, ast.Name) and func is None:
                         mod.loop_assigned_globals.add(t.id)
             stack.append((child, cls, func, in_loop or isinstance(child, (ast.For, ast.While,

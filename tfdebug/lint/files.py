@@ -89,17 +89,18 @@ def read_source(path: str) -> tuple[str | None, LintFinding | None]:
 
 
 def lint_source(source: str, path: str = "<string>", header: str = "",
-                enabled: frozenset | None = None) -> list[LintFinding]:
+                enabled: frozenset | None = None, preview: bool = False) -> list[LintFinding]:
     """Findings for ``source`` (syntax errors become an E999 finding; never raises).
 
-    ``header`` is prepended (e.g. imports) and line numbers are those of ``source``.
+    ``header`` is prepended (e.g. imports) and line numbers are those of ``source``;
+    ``preview`` adds inferred findings to the proven ones.
     """
     offset = header.count("\n")
     text = header + source
     tree, problem = _parse(text, path, offset)
     if problem is not None:
         return [problem]
-    return _check(tree, text, path, enabled, offset)
+    return _check(tree, text, path, enabled, offset, preview)
 
 
 def _parse(text: str, path: str, offset: int = 0, filename: str | None = None):
@@ -116,15 +117,16 @@ def _parse(text: str, path: str, offset: int = 0, filename: str | None = None):
         return None, LintFinding(path, line, col, SYNTAX_ERROR,
                                  f"SyntaxError: {getattr(exc, 'msg', None) or exc}")
     except (RecursionError, MemoryError) as exc:
-        return None, LintFinding(path, 1, 1, SYNTAX_ERROR, f"cannot parse: {type(exc).__name__}")
+        return None, LintFinding(path, 1, 1, SYNTAX_ERROR, f"cannot parse: {type(exc).__name__} "
+                                 "(nested or sized beyond what Python's parser takes)")
 
 
 def _check(tree: ast.Module, text: str, path: str, enabled: frozenset | None,
-           offset: int = 0) -> list[LintFinding]:
+           offset: int = 0, preview: bool = False) -> list[LintFinding]:
     """The unsuppressed findings of a parsed module (a checker bug becomes one finding)."""
     lines = text.splitlines()
     try:
-        findings = analyse(tree, path, lines, enabled)
+        findings = analyse(tree, path, lines, enabled, preview)
     except Exception as exc:  # a checker bug must not stop the run: report it, keep going
         debug("tfdebug lint: internal error on %s", path)
         return [LintFinding(path, 1, 1, INTERNAL_ERROR,
@@ -139,17 +141,19 @@ def _check(tree: ast.Module, text: str, path: str, enabled: frozenset | None,
     return out
 
 
-def lint_file(path: str, enabled: frozenset | None = None) -> list[LintFinding]:
+def lint_file(path: str, enabled: frozenset | None = None,
+              preview: bool = False) -> list[LintFinding]:
     """Findings for one ``.py`` file or Jupyter notebook (``.ipynb``); never raises."""
     text, problem = read_source(path)
     if problem is not None:
         return [problem]
     if path.endswith(".ipynb"):
-        return _lint_notebook(text, path, enabled)
-    return lint_source(text, path, enabled=enabled)
+        return _lint_notebook(text, path, enabled, preview)
+    return lint_source(text, path, enabled=enabled, preview=preview)
 
 
-def _lint_notebook(text: str, path: str, enabled: frozenset | None) -> list[LintFinding]:
+def _lint_notebook(text: str, path: str, enabled: frozenset | None,
+                   preview: bool = False) -> list[LintFinding]:
     """A notebook's cells checked as one module; a cell that does not parse is reported alone
     (E999 in that cell) and left out, and the other cells are still checked."""
     from .notebooks import (NOTEBOOK_FILENAME, NotNotebook, joined, read_cells, split_broken,
@@ -168,7 +172,7 @@ def _lint_notebook(text: str, path: str, enabled: frozenset | None) -> list[Lint
         tree, problem = _parse(source, path, filename=NOTEBOOK_FILENAME)
         if problem is not None:  # each cell parses alone, not all together
             return sorted(broken + to_cells([problem], where))
-    return sorted(broken + to_cells(_check(tree, source, path, enabled), where))
+    return sorted(broken + to_cells(_check(tree, source, path, enabled, 0, preview), where))
 
 
 def _excluded(relpath: str, patterns) -> bool:
@@ -222,7 +226,7 @@ def collect_files(paths, exclude=()) -> list[tuple[str, bool]]:
 
 def _lint_item(item) -> list[LintFinding]:
     path, options = item
-    found = lint_file(path, options.enabled_checks())
+    found = lint_file(path, options.enabled_checks(), options.preview)
     return [f for f in found if options.wants(f.code, f.category)]
 
 

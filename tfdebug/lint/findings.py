@@ -16,11 +16,14 @@ class LintUsageError(ValueError):
     """Bad options or configuration; the message says what was wrong and how to fix it."""
 
 
-class LintFinding(namedtuple("LintFinding", "path line col code message check category cell",
-                             defaults=("", None, None))):
+class LintFinding(namedtuple("LintFinding",
+                             "path line col code message check category cell confidence",
+                             defaults=("", None, None, None))):
     """One problem at ``path:line:col``; ``check`` is the internal check name.
 
     In a notebook, ``cell`` is the cell's number and ``line`` the line in that cell.
+    ``confidence``: ``proven`` (the analysis shows it) or ``inferred`` (it rests on the
+    project's usual shape; reported only with ``preview``); None for file codes (E9xx).
     (An immutable named tuple: the linter's values avoid dataclasses, whose import costs
     more than checking a file.)
     """
@@ -59,4 +62,6 @@ class LintFinding(namedtuple("LintFinding", "path line col code message check ca
                "message": self.message, "title": title, "docs": docs}
         if self.cell:
             out["cell"] = self.cell
+        if self.confidence:
+            out["confidence"] = self.confidence
         return out

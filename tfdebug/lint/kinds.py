@@ -5,10 +5,27 @@ from __future__ import annotations
 import ast
 
 from .._source import own_statements
-from .apis import (_DATASET_SOURCES, _KERAS_MODEL_CTORS, _dtype_of_api, _literal_dtype,
-                   _tensor_api)
+from .apis import _dtype_literal, _literal_dtype, api_kind
 from .facts import Context, _keras_class_kind, _Module
-from .values import SCALAR, Kind, _is_tensor
+from .values import SCALAR, Kind, _is_symbolic, _is_tensor
+
+
+_CHAINS = (ast.BinOp, ast.BoolOp, ast.Compare, ast.Subscript, ast.UnaryOp, ast.Call)
+
+
+def _inner(node):
+    """The operand whose kind ``node``'s kind is read from (the left side of a chain)."""
+    if isinstance(node, ast.BinOp):
+        return node.left
+    if isinstance(node, ast.BoolOp):
+        return node.values[0]
+    if isinstance(node, ast.Subscript):
+        return node.value
+    if isinstance(node, ast.UnaryOp):
+        return node.operand
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.value
+    return None
 
 
 class KindInference:
@@ -21,8 +38,9 @@ class KindInference:
         self.cache: dict[int, Kind | None] = {}
 
     def tensor_membership(self, node: ast.Compare):
-        """The right-hand sides of ``tensor in ...`` / ``tensor not in ...`` in ``node``."""
-        if not _is_tensor(self.kind(node.left)):
+        """The right-hand sides of ``tensor in ...`` / ``tensor not in ...`` in ``node`` (a
+        tf.data element, a structure of tensors, counts too)."""
+        if not _is_symbolic(self.kind(node.left)):
             return
         for op, right in zip(node.ops, node.comparators):
             if isinstance(op, (ast.In, ast.NotIn)):
@@ -39,8 +57,24 @@ class KindInference:
         key = id(node)
         if key in self.cache:
             return self.cache[key]
+        if isinstance(node, _CHAINS):
+            self._chain_kinds(node)
         result = self.cache[key] = self._kind(node)
         return result
+
+    def _chain_kinds(self, node) -> None:
+        """Kinds of a long chain bottom-up, without recursion: ``a + b + ... + z`` nests 600
+        ``BinOp``s on its left side (``x[0][0]...``, ``-(-(-x))``, ``ds.map(f).batch(2)...``
+        nest the same way), deeper than Python's recursion limit."""
+        spine = []
+        while True:
+            inner = _inner(node)
+            if inner is None or id(inner) in self.cache or not isinstance(inner, _CHAINS):
+                break
+            spine.append(inner)
+            node = inner
+        for inner in reversed(spine):
+            self.cache[id(inner)] = self._kind(inner)
 
     def _kind(self, node) -> Kind | None:
         mod = self.mod
@@ -119,29 +153,13 @@ class KindInference:
         mod = self.mod
         name = mod.resolve(node.func)
         if name:
-            if name.startswith("tensorflow.data.") and name.rsplit(".", 1)[-1] in _DATASET_SOURCES | {
-                    "from_tensor_slices", "from_tensors", "range", "from_generator", "zip",
-                    "list_files", "load", "sample_from_datasets", "choose_from_datasets"}:
-                return Kind("dataset")
-            if name.startswith("tensorflow.") and name.rsplit(".", 1)[-1] in ("unstack", "split"):
-                return Kind("tensors")
-            if name in ("tensorflow.GradientTape",):
-                return Kind("tape")
-            leaf = name.rsplit(".", 1)[-1]
-            if name.startswith("keras.") and leaf in _KERAS_MODEL_CTORS or (
-                    name.startswith("keras.applications.") and leaf[:1].isupper()):
-                return Kind("model")
-            if name.startswith("keras.losses.") and leaf[:1].isupper():
-                return Kind("loss")  # a loss object: calling it gives a tensor
-            if name.startswith("keras.losses.") and leaf[:1].islower() and node.args:
-                return Kind("tensor", "float")  # a loss function applied to tensors
-            if name in ("tensorflow.Variable", "keras.Variable"):
-                return Kind("tensor", _dtype_of_api(name, node, None) or (
-                    _literal_dtype(node.args[0]) if node.args else None))
-            if _tensor_api(name):
-                arg = self.kind(node.args[0]) if node.args else None
-                return Kind("tensor", _dtype_of_api(name, node, arg.dtype if _is_tensor(arg) else None))
-            return None
+            if name in ("tensorflow.constant", "tensorflow.convert_to_tensor") and node.args:
+                # the dtype TF infers from a Python literal, or the tensor's own
+                given = [kw.value for kw in node.keywords if kw.arg == "dtype"]
+                arg = self.kind(node.args[0])
+                return Kind("tensor", _dtype_literal(given[0]) if given else (
+                    _literal_dtype(node.args[0]) or (arg.dtype if _is_tensor(arg) else None)))
+            return api_kind(name, node, self.kind)
         func = node.func
         if isinstance(func, ast.Attribute):
             base = self.kind(func.value)

@@ -60,6 +60,9 @@ def read_cells(text: str) -> list[Cell]:
         data = json.loads(text)
     except ValueError as exc:
         raise NotNotebook(f"not a Jupyter notebook (invalid JSON: {exc})") from None
+    except RecursionError:
+        raise NotNotebook("not a Jupyter notebook (its JSON is nested too deeply to read)") \
+            from None
     cells = data.get("cells") if isinstance(data, dict) else None
     if not isinstance(cells, list):
         raise NotNotebook("not a Jupyter notebook (no `cells` list; nbformat 4 is read)")
@@ -70,7 +73,8 @@ def read_cells(text: str) -> list[Cell]:
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else str(source)
+        source = "".join(s for s in source if isinstance(s, str)) if isinstance(
+            source, list) else source if isinstance(source, str) else ""
         out.append(_python_cell(number, source.splitlines()))
     return out
 

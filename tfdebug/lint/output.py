@@ -1,14 +1,15 @@
 """How findings are printed: text lines, JSON, GitHub workflow annotations, SARIF 2.1.0."""
 from __future__ import annotations
 
-from .codes import CHECKS, INTERNAL_ERROR, READ_ERROR, SYNTAX_ERROR
+from .codes import CHECKS, INTERNAL_ERROR, READ_ERROR, SYNTAX_ERROR, UNCHECKED
 
 FORMATS = ("text", "json", "github", "sarif")
 SARIF_SCHEMA = ("https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
                 "sarif-schema-2.1.0.json")
 _FILE_RULES = {READ_ERROR: ("unreadable-file", "The file could not be read"),
                SYNTAX_ERROR: ("syntax-error", "The file is not valid Python"),
-               INTERNAL_ERROR: ("internal-error", "tfdebug could not check the file")}
+               INTERNAL_ERROR: ("internal-error", "tfdebug could not check the file"),
+               UNCHECKED: ("unchecked-code", "tfdebug could not check this part of the file")}
 
 
 def render(findings, fmt: str = "text") -> str:

@@ -4,6 +4,7 @@ of local names and running the statement checks (``checks``); expressions are wa
 from __future__ import annotations
 
 import ast
+import functools
 
 from .._source import mentions, terminates
 from .apis import _literal_dtype
@@ -13,6 +14,10 @@ from .expressions import ExpressionWalker
 from .facts import _falsy_constant
 from .findings import debug
 from .values import SCALAR, Kind, _is_tensor, _join
+
+
+# Statements without nested statements that the walker checks through their expressions.
+SIMPLE_STATEMENTS = (ast.Delete, ast.Import, ast.ImportFrom, ast.Pass, ast.Break, ast.Continue)
 
 
 class Walker(ExpressionWalker):
@@ -34,7 +39,10 @@ class Walker(ExpressionWalker):
             try:
                 self.stmt(stmt)
             except RecursionError:
-                debug("tfdebug lint: too deep at %s:%s", self.mod.path, stmt.lineno)
+                self.mod.unchecked(stmt, "this statement is nested too deeply for the checker")
+            except Exception as exc:  # noqa: BLE001 - a checker bug costs one statement
+                debug("tfdebug lint: internal error at %s:%s", self.mod.path, stmt.lineno)
+                self.mod.failed(stmt, exc)
 
     def stmt(self, node):
         self.cache.clear()
@@ -52,6 +60,14 @@ class Walker(ExpressionWalker):
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             self.globals.update(node.names)
             return
+        if not isinstance(node, SIMPLE_STATEMENTS):
+            # syntax this checker does not know (a newer Python's): its expressions are
+            # checked, the statements inside it are not, and the line says so
+            self.mod.unchecked(node, f"`{type(node).__name__}` statements are not analysed "
+                                     "by this version of tfdebug lint")
+            for sub in ast.walk(node):  # what it binds is of unknown kind from here on
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                    self.env[sub.id] = None
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
                 self.expr(child)
@@ -102,6 +118,21 @@ class Walker(ExpressionWalker):
         self.eager_guard -= dead
 
     def s_If(self, node):
+        # An `elif` chain is walked as a loop, not by recursion: a chain of 400 branches is
+        # checked to its end. Each `elif` is the `if` in its predecessor's `else`.
+        chain = [node]
+        while len(chain[-1].orelse) == 1 and isinstance(chain[-1].orelse[0], ast.If):
+            chain.append(chain[-1].orelse[0])
+        opened = []
+        for link in chain:
+            self.cache.clear()
+            opened.append(self._if_branch(link))
+        self.block(chain[-1].orelse)
+        for link, state in zip(reversed(chain), reversed(opened)):
+            self._if_merge(link, *state)
+
+    def _if_branch(self, node):
+        """Walk ``node``'s test and body; the walk then continues in its ``else``."""
         self.expr(node.test)
         test_kind = self.kind(node.test)
         # Branches that never run while tracing: `if tf.executing_eagerly():` (its `else` does
@@ -117,7 +148,12 @@ class Walker(ExpressionWalker):
         self._block_maybe_dead(node.body, body_dead)
         body_env, body_assigned = self.env, self.assigned
         self.env, self.assigned = dict(before), set(bound_before)
-        self._block_maybe_dead(node.orelse, else_dead)
+        self.eager_guard += else_dead
+        return test_kind, bound_before, body_env, body_assigned, else_dead
+
+    def _if_merge(self, node, test_kind, bound_before, body_env, body_assigned, else_dead):
+        """Join the kinds after ``node``'s body and after its ``else`` (walked last)."""
+        self.eager_guard -= else_dead
         self.if_depth -= 1
         else_env, else_assigned = self.env, self.assigned
         if self.ctx.converted and _is_tensor(test_kind):
@@ -224,9 +260,36 @@ class Walker(ExpressionWalker):
         self.in_raise -= 1
 
     def s_Match(self, node):
+        """Each case like a branch of an `if`: its pattern binds names of unknown kind, its
+        guard and body are checked; after the match, a kind holds only if every way agrees
+        (no case matching is one way)."""
         self.expr(node.subject)
-        for case in node.match_cases:
+        before, bound_before = dict(self.env), set(self.assigned)
+        outcomes, assigned = [before], set(bound_before)
+        self.if_depth += 1
+        for case in node.cases:
+            self.env, self.assigned = dict(before), set(bound_before)
+            for sub in ast.walk(case.pattern):
+                if isinstance(sub, ast.MatchValue):
+                    self.expr(sub.value)
+                name = getattr(sub, "name", None) or getattr(sub, "rest", None)
+                if isinstance(name, str):
+                    self.env[name] = None
+                    self.assigned.add(name)
+            if case.guard is not None:
+                self.expr(case.guard)
             self.block(case.body)
+            if not terminates(case.body):
+                outcomes.append(self.env)
+            assigned |= self.assigned
+        self.if_depth -= 1
+        self.env = {key: functools.reduce(_join, (env.get(key) for env in outcomes))
+                    for key in set().union(*outcomes)}
+        self.assigned = assigned
+
+    def s_AsyncFor(self, node):
+        self.expr(node.iter)  # an async iterator: never a tensor loop AutoGraph converts
+        self._loop(node, False, node.body, node.orelse, target=node.target)
 
     # ------------------------------------------------------------------ binding
     def bind(self, target, value, kind, stmt, loop_target=False):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import ast
 
 from ..._source import dotted_rooted, own_statements
-from ..._vocab import KERAS_CONSTRUCTOR_MODULES, KERAS_LOOPS, TRAINING_LAYERS
+from ..._vocab import KERAS_LOOPS, TRAINING_LAYERS
+from ..apis import api_facts
 
 
 def _in_body(w) -> bool:
@@ -21,9 +22,11 @@ def variable_in_body(w, node, name, args_kinds):
 
 
 def _is_keras_constructor(name: str | None) -> bool:
-    """``keras.layers.Dense``, ``keras.optimizers.Adam``: a class whose object owns variables."""
-    return name is not None and name.startswith(KERAS_CONSTRUCTOR_MODULES) and \
-        name.rsplit(".", 1)[-1][:1].isupper()
+    """``keras.layers.Dense``, ``keras.optimizers.Adam``: a class whose object owns variables
+    (a Keras layer, model or optimizer, as the API table read from Keras says)."""
+    facts = api_facts(name) if name else None
+    return facts is not None and facts.get("kind") == "class" and facts.get("of") in (
+        "layer", "model", "optimizer")
 
 
 def keras_object_in_body(w, node, name, args_kinds):

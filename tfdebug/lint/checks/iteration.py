@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..._source import all_args
-from ..values import _is_tensor
+from ..values import _is_symbolic, _is_tensor
 
 
 def for_loop(w, node, it_kind):
@@ -42,7 +42,7 @@ def comprehension(w, gen, it_kind):
 
 
 def comprehension_key(w, node):
-    if isinstance(node, ast.DictComp) and w.ctx.graph and _is_tensor(w.kind(node.key)):
+    if isinstance(node, ast.DictComp) and w.ctx.graph and _is_symbolic(w.kind(node.key)):
         w.mod.report("unhashable", node.key, "a symbolic tensor used as a dict key; use "
                      "a tf.lookup table (or `tensor.ref()` as the key)")
 
@@ -62,10 +62,10 @@ def in_dict(w, node):
 def subscript(w, node):
     if w.ctx.graph:
         base = w.kind(node.value)
-        if base is not None and base.what == "dict" and _is_tensor(w.kind(node.slice)):
+        if base is not None and base.what == "dict" and _is_symbolic(w.kind(node.slice)):
             w.mod.report("unhashable", node, "a symbolic tensor used as a dict key; use a "
                          "tf.lookup table (or `tensor.ref()` as the key)")
-        elif base is not None and base.what in ("list", "tuple") and _is_tensor(
+        elif base is not None and base.what in ("list", "tuple") and _is_symbolic(
                 w.kind(node.slice)):
             w.mod.report("list-index-tensor", node, "a Python list indexed with a "
                          "symbolic tensor fails while tracing; make it a tensor and use "
@@ -75,14 +75,14 @@ def subscript(w, node):
 def dict_keys(w, node):
     if w.ctx.graph:
         for key in node.keys:
-            if key is not None and _is_tensor(w.kind(key)):
+            if key is not None and _is_symbolic(w.kind(key)):
                 w.mod.report("unhashable", key, "a symbolic tensor used as a dict key; "
                              "use `tensor.ref()` or a tf.lookup table")
 
 
 def item_assignment_key(w, target):
     base = w.kind(target.value)
-    if w.ctx.graph and base is not None and base.what == "dict" and _is_tensor(
+    if w.ctx.graph and base is not None and base.what == "dict" and _is_symbolic(
             w.kind(target.slice)):
         w.mod.report("unhashable", target, "a symbolic tensor used as a dict key; use a "
                      "tf.lookup table (or `tensor.ref()` as the key)")

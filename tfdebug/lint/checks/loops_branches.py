@@ -98,14 +98,28 @@ def _rebound_before_read(func, node, name) -> bool:
             if isinstance(block, list):
                 for i, stmt in enumerate(block):
                     parents[id(stmt)] = (outer, block, i)
+    skipped = False
     while id(node) in parents:
         outer, block, i = parents[id(node)]
         for stmt in block[i + 1:]:
             if not mentions_name(stmt, {name}):
                 continue
+            if isinstance(stmt, (ast.For, ast.AsyncFor)) and name in _target_names(
+                    stmt.target) and not mentions_name(stmt.iter, {name}) and not any(
+                    mentions_name(s, {name}) for s in stmt.orelse):
+                # the loop binds it as its target before its body reads it; only a read
+                # after the loop (which may run zero times) reads the branch's value
+                skipped = True
+                continue
             return isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None \
                 and not mentions_name(stmt.value, {name})
-        if isinstance(outer, (ast.For, ast.AsyncFor, ast.While)) or outer is func:
+        if isinstance(outer, (ast.For, ast.AsyncFor, ast.While)):
             return False
+        if outer is func:
+            return skipped  # read nowhere but in loops that rebind it first
         node = outer
-    return False
+    return skipped
+
+
+def _target_names(target) -> set[str]:
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}

@@ -7,6 +7,8 @@ import ast
 from ..._source import (assigned_names, called_not_kept, locally_bound, mentions_name,
                         own_statements)
 from ..apis import _NAMED_SHAPE_CTORS, _literal_dtype
+from ..._vocab import MUTATORS
+from ..facts import called_in_a_loop
 from ..values import SCALAR
 
 
@@ -97,10 +99,49 @@ def _closes_over_loop_object(w, func, loop) -> bool:
         getattr(w.kind(loop.iter), "what", None) in _DATA_KINDS
     if isinstance(loop, (ast.For, ast.AsyncFor)) and not iterates_data:
         bound |= {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
-    objects = {name for name in bound - locally_bound(func)
+    nested = isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+    objects = {name for name in bound - (locally_bound(func) if nested else set())
                if getattr(w.env.get(name), "what", None) not in _DATA_KINDS}
+    body = func.body if isinstance(func.body if nested else None, list) else [
+        func.body if nested else func]  # a def's statements, a lambda's or an argument's expression
     return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in objects
-               for stmt in func.body for n in ast.walk(stmt))
+               for stmt in body for n in ast.walk(stmt))
+
+
+def _runs_per_call(w) -> bool | None:
+    """Does the enclosing function run on every call, as far as the module proves? True when
+    it is host code the module calls in a loop; None (inferred) for traced code, which runs
+    once per trace, and for a function only called by name from somewhere."""
+    func = w.func
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    if not w.ctx.graph and called_in_a_loop(w.mod, func):
+        return True
+    return None if (w.ctx.graph or func.name in w.mod.called_in_loop) else False
+
+
+def _python_loop(w):
+    """The innermost loop, when it is a Python loop of host code (a loop in traced code runs
+    at trace time, once per trace; a tensor loop is traced once)."""
+    if not w.loops or w.ctx.graph or w.loops[-1][1]:
+        return None
+    return w.loops[-1][0]
+
+
+def _called_in(loop, name: str, passed: bool = False) -> bool:
+    """Does ``loop``'s body call ``name`` (or, with ``passed``, hand it to a call that runs
+    it, such as ``strategy.run(fn)``; not to one that stores it, such as ``fns.append(fn)``)?"""
+    for stmt in loop.body:
+        for n in ast.walk(stmt):
+            if not isinstance(n, ast.Call):
+                continue
+            if isinstance(n.func, ast.Name) and n.func.id == name:
+                return True
+            if passed and not (isinstance(n.func, ast.Attribute) and n.func.attr in MUTATORS) \
+                    and any(isinstance(a, ast.Name) and a.id == name
+                            for a in [*n.args, *(kw.value for kw in n.keywords)]):
+                return True
+    return False
 
 
 def nested_tf_function(w, node):
@@ -111,28 +152,45 @@ def nested_tf_function(w, node):
     if w.loops:
         if _closes_over_loop_object(w, node, w.loops[-1][0]):
             return  # a new function per object on purpose (one per layer, model, config)
+        loop = _python_loop(w)
+        # proven when the loop calls what it defines: each iteration traces a new function
         mod.report("tf-function-in-loop", node, "a tf.function is defined inside a loop: "
-                   "each iteration makes a new function that traces again; define it once")
-    elif isinstance(w.func, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
-            w.ctx.graph or w.func.name in mod.called_in_loop) and called_not_kept(
-            w.func, node.name):
-        mod.report("tf-function-in-loop", node, f"tf.function `{node.name}` is created anew "
-                   "on every call of its enclosing function, and traced again each time; "
-                   "define it once, outside")
+                   "each iteration makes a new function that traces again; define it once",
+                   inferred=loop is None or not _called_in(loop, node.name, passed=True))
+    elif called_not_kept(w.func, node.name) if isinstance(
+            w.func, (ast.FunctionDef, ast.AsyncFunctionDef)) else False:
+        per_call = _runs_per_call(w)
+        if per_call is not False:
+            mod.report("tf-function-in-loop", node, f"tf.function `{node.name}` is created "
+                       "anew on every call of its enclosing function, and traced again each "
+                       "time; define it once, outside", inferred=per_call is None)
 
 
 def tf_function_call(w, node):
     mod = w.mod
     func = w.func
     if isinstance(node.func, ast.Call) and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-            and not w.loops and (w.ctx.graph or func.name in mod.called_in_loop):
-        mod.report("tf-function-in-loop", node, f"tf.function(...) is created and called on "
-                   f"every call of `{func.name}`, so it traces every time; create it once, "
-                   "outside")
+            and not w.loops:
+        per_call = _runs_per_call(w)
+        if per_call is not False:
+            mod.report("tf-function-in-loop", node, f"tf.function(...) is created and called "
+                       f"on every call of `{func.name}`, so it traces every time; create it "
+                       "once, outside", inferred=per_call is None)
         return
     if w.loops:
+        # proven when it is called at once (`tf.function(f)(x)`) in a Python loop of host
+        # code, on a function that does not come from the loop (one per object on purpose)
+        loop = _python_loop(w)
+        made = node.func if isinstance(node.func, ast.Call) else node
+        from_loop = loop is not None and any(_closes_over_loop_object(w, arg, loop)
+                                             for arg in made.args)
+        called = isinstance(node.func, ast.Call) or (loop is not None and any(
+            isinstance(stmt, ast.Assign) and stmt.value is node and any(
+                isinstance(t, ast.Name) and _called_in(loop, t.id) for t in stmt.targets)
+            for stmt in own_statements(loop.body)))
         mod.report("tf-function-in-loop", node, "tf.function(...) is called inside a loop: "
-                   "each iteration makes a new function that traces again; create it once")
+                   "each iteration makes a new function that traces again; create it once",
+                   inferred=loop is None or from_loop or not called)
 
 
 def stale_global(w, node):
@@ -144,4 +202,22 @@ def stale_global(w, node):
             and node.id not in mod.classes and node.id not in mod.aliases):
         mod.report("stale-global", node, f"the global `{node.id}` is reassigned in a loop, but "
                    "the traced function keeps the value it saw when it was traced; pass it "
-                   "as a tensor argument or keep it in a tf.Variable")
+                   "as a tensor argument or keep it in a tf.Variable",
+                   inferred=node.id not in reassigned_between_calls(mod))
+
+
+def reassigned_between_calls(mod) -> set[str]:
+    """Globals a module-level loop reassigns while it also calls a tf.function of the
+    module: the function traced on the first pass keeps the first value (proven). A global
+    reassigned in a loop that calls none may be set up before any trace (inferred)."""
+    if mod.stale_proven is None:
+        mod.stale_proven = set()
+        for loop in own_statements(mod.tree.body):
+            if not isinstance(loop, (ast.For, ast.While, ast.AsyncFor)):
+                continue
+            body = list(own_statements(loop.body))
+            if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                   and n.func.id in mod.tf_functions for s in body for n in ast.walk(s)):
+                for stmt in body:
+                    mod.stale_proven |= assigned_names(stmt)
+    return mod.stale_proven

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import ast
 
-from ..._source import (call_bindings, dotted_rooted, dropped_update, mentions, method_of,
-                        self_attribute)
+from ..._source import (all_args, call_bindings, dotted_rooted, dropped_update, locally_bound,
+                        mentions, method_of, own_statements, self_attribute)
 from ..._vocab import CLOCK_READS, MUTATORS, TENSOR_ARRAY_UPDATES
-from ..facts import _closure_binding
+from ..facts import _closure_binding, instances_of, statement_binds
 from ..values import Kind
 
 
@@ -46,24 +46,36 @@ def random_and_clocks(w, node, name, args_kinds):
                      "once, at trace time; use tf.timestamp()")
 
 
-def _reads_stale_state(w, node) -> bool:
+def _reads_stale_state(w, node) -> str | None:
+    """``proven`` when ``node`` reads a global a module-level loop reassigns; ``inferred``
+    when it reads an attribute of that name that some loop assigns (on some object, maybe
+    another one); None when neither."""
+    found = None
     for sub in ast.walk(node):
-        if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Load) and \
-                sub.attr in w.mod.loop_assigned_attrs:
-            return True
         if isinstance(sub, ast.Name) and sub.id in w.mod.loop_assigned_globals and \
                 sub.id not in w.assigned and sub.id not in w.local_names:
-            return True
-    return False
+            return "proven"
+        if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Load) and \
+                sub.attr in w.mod.loop_assigned_attrs:
+            # proven for `self.attr` in a method of a class whose instance the loop changes
+            owners = instances_of(w.mod, w.cls.name) if (
+                w.cls is not None and self_attribute(sub) is not None) else set()
+            if any((owner, sub.attr) in w.mod.loop_assigned_owned for owner in owners):
+                return "proven"
+            found = "inferred"
+    return found
 
 
 def numpy_reads_stale_state(w, node, name, args_kinds):
     """NumPy on Python state a host loop changes (NumPy on tensors is numpy-in-graph's)."""
-    if name is not None and name.startswith("numpy.") and not name.startswith("numpy.random.") \
-            and not w.tensor_in_args(node, args_kinds) and _reads_stale_state(w, node):
+    if name is None or not name.startswith("numpy.") or name.startswith("numpy.random.") \
+            or w.tensor_in_args(node, args_kinds):
+        return
+    stale = _reads_stale_state(w, node)
+    if stale:
         w.mod.report("stale-capture", node, f"`{dotted_rooted(node.func)}()` reads Python state "
                      "that changes between calls; the value is frozen when the function is "
-                     "traced: pass it as a tensor argument")
+                     "traced: pass it as a tensor argument", inferred=stale == "inferred")
 
 
 def global_write(w, stmt, name: str, augmented: bool):
@@ -107,11 +119,53 @@ def container_mutation(w, owner, node, how):
     kind = w.mod.env.get(owner)
     # A local of the enclosing function is outside state only when that function is host
     # code: a helper nested in traced code fills a container its caller makes on every trace.
+    # It is a container only when every binding there is a list/dict/set display or
+    # constructor; a name bound to anything else (a buffer object, an optimizer) is unknown.
     closure = w.ctx.entry and _closure_binding(w.mod, w.func, owner)
-    if (kind is not None and kind.what in ("list", "dict", "set")) or closure:
+    proven = closure and _closure_container(w.mod, w.func, owner)
+    module_container = kind is not None and kind.what in ("list", "dict", "set") and \
+        owner not in w.mod.declared_globals
+    if module_container or closure:
         w.mod.report("container-mutation", node, f"{how} on `{owner}`, a Python "
                      "container from outside the traced function: it runs once per "
-                     "trace, not on every call; return the values or use a tf.Variable")
+                     "trace, not on every call; return the values or use a tf.Variable",
+                     inferred=not (module_container or proven))
+
+
+def _closure_container(mod, func, name) -> bool:
+    """Is ``name``, a local of the function enclosing ``func``, bound there only to new
+    containers (``[]``, ``{}``, ``set()``, ``list(...)``, ``collections.deque()``)?"""
+    parent = mod.parent_func.get(id(func))
+    while parent is not None and name not in locally_bound(parent):
+        parent = mod.parent_func.get(id(parent))
+    if parent is None or name in {a.arg for a in all_args(parent.args)}:
+        return False
+    values = []
+    for stmt in own_statements(parent.body):
+        if name not in statement_binds(stmt) or isinstance(stmt, ast.AugAssign):
+            continue
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
+        if not isinstance(stmt, (ast.Assign, ast.AnnAssign)) or not any(
+                isinstance(t, ast.Name) and t.id == name for t in targets):
+            return False  # a loop target, an import, unpacked from something: unknown
+        values.append(stmt.value)
+    return bool(values) and all(new_container(mod, v) for v in values)
+
+
+def new_container(mod, value) -> bool:
+    """A list/dict/set display, comprehension, or a call of a container constructor."""
+    if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
+        return True
+    if isinstance(value, ast.Call):
+        if isinstance(value.func, ast.Name) and value.func.id in ("list", "dict", "set") and \
+                value.func.id not in mod.defs and value.func.id not in mod.aliases:
+            return True
+        return mod.resolve(value.func) in _CONTAINER_TYPES
+    return False
+
+
+_CONTAINER_TYPES = {"collections.deque", "collections.defaultdict", "collections.OrderedDict",
+                    "collections.Counter"}
 
 
 def item_assignment(w, target, stmt):
@@ -119,17 +173,25 @@ def item_assignment(w, target, stmt):
         container_mutation(w, target.value.id, stmt, "item assignment")
 
 
-def _init_containers(cls: ast.ClassDef | None) -> set[str]:
-    """Attributes that ``cls.__init__`` sets to a new list/dict/set (``self.history = []``)."""
+def _init_containers(mod, cls: ast.ClassDef | None) -> set[str]:
+    """Attributes that ``cls.__init__`` sets to a new list/dict/set (``self.history = []``)
+    and that no method of the class binds to anything else."""
     init = method_of(cls, "__init__") if cls is not None else None
-    names = set()
-    for stmt in ast.walk(init) if init is not None else ():
-        if isinstance(stmt, ast.Assign) and (
-                isinstance(stmt.value, (ast.List, ast.Dict, ast.Set)) or (
-                    isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)
-                    and stmt.value.func.id in ("list", "dict", "set") and not stmt.value.args)):
-            names.update(filter(None, (self_attribute(t) for t in stmt.targets)))
-    return names
+    names, other = set(), set()
+    for stmt in ast.walk(cls) if init is not None else ():
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else (
+            [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else [])
+        for target in targets:
+            for sub in ast.walk(target):
+                attr = self_attribute(sub)
+                if attr is None:
+                    continue
+                if sub is target and isinstance(stmt, ast.Assign) and new_container(
+                        mod, stmt.value):
+                    names.add(attr)
+                elif not isinstance(stmt, ast.AugAssign):
+                    other.add(attr)
+    return names - other
 
 
 def mutator_call(w, node, name, args_kinds):
@@ -148,7 +210,7 @@ def mutator_call(w, node, name, args_kinds):
         else:
             container_mutation(w, owner, node, f"`.{func.attr}()`")
     elif w.ctx.graph and isinstance(func, ast.Attribute) and func.attr in MUTATORS \
-            and not w.eager_guard and self_attribute(func.value) in _init_containers(w.cls):
+            and not w.eager_guard and self_attribute(func.value) in _init_containers(mod, w.cls):
         mod.report("container-mutation", node, f"`.{func.attr}()` on `self."
                    f"{func.value.attr}`, a Python container made in `__init__`: it runs once "
                    "per trace, not on every call; use a keras.metrics.Mean or a tf.Variable")

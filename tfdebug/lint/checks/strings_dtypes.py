@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..apis import _NUMERIC_PERCENT, _literal_dtype
-from ..values import _is_tensor
+from ..values import _is_symbolic, _is_tensor
 
 
 def string_format(w, node):
@@ -18,7 +18,7 @@ def string_format(w, node):
 
 def fstring(w, node):
     for value in node.values:
-        if isinstance(value, ast.FormattedValue) and _is_tensor(w.kind(value.value)):
+        if isinstance(value, ast.FormattedValue) and _is_symbolic(w.kind(value.value)):
             if value.format_spec is not None:
                 w.mod.report("format-spec-tensor", node, "a format spec applied to a "
                              "symbolic tensor fails; use tf.strings.format or tf.print")
@@ -43,7 +43,7 @@ def percent_format(w, node):
     if (w.ctx.graph and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant)
             and isinstance(node.left.value, str) and not w.in_raise and not w.in_log):
         right = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
-        if any(_is_tensor(w.kind(r)) for r in right):
+        if any(_is_symbolic(w.kind(r)) for r in right):
             if _NUMERIC_PERCENT.search(node.left.value):
                 w.mod.report("percent-format-tensor", node, "a numeric %-format (`%d`, "
                              "`%f`) of a symbolic tensor fails while tracing; use "
@@ -53,7 +53,7 @@ def percent_format(w, node):
 
 
 def str_call(w, node, name, args_kinds):
-    if w.builtin(node.func) == "str" and args_kinds and _is_tensor(args_kinds[0]):
+    if w.builtin(node.func) == "str" and args_kinds and _is_symbolic(args_kinds[0]):
         string_format(w, node)
 
 
