@@ -225,8 +225,10 @@ def decline_of_call(f, code, options=None) -> Decline | None:
     if recorded is not None:
         return recorded
     if options is not None and conversion.is_in_allowlist_cache(f, options):
-        return recheck(f, code) or _decline(code, "error", "AutoGraph failed to convert it "
-                                            "on an earlier trace and now runs it as-is")
+        decline = recheck(f, code) or _decline(code, "error", "AutoGraph failed to convert it "
+                                               "on an earlier trace and now runs it as-is")
+        _remember(code, decline)  # parsing again costs ~10 ms: once per function
+        return decline
     return None
 
 
@@ -272,6 +274,13 @@ def declined_function(chain, is_user) -> tuple[Decline, list] | None:
 _recorded: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 _installed = {"count": 0, "original": None}
+
+
+def _remember(code, decline) -> None:
+    try:
+        _recorded[code] = decline
+    except TypeError:
+        pass
 
 
 def recorded_decline(code) -> Decline | None:
