@@ -29,16 +29,18 @@ Example::
 """
 from __future__ import annotations
 
+import ast
 import dataclasses
 import linecache
 import logging
 
-from . import _frames, recipebook
-from ._extract import (Extracted, Location, chain_of, extract, safe_str,  # noqa: F401
+from . import _frames, _tf, recipebook
+from ._extract import (Extracted, Location, chain_of, extract, is_user, safe_str,  # noqa: F401
                        short_message, tb_frames)
 from ._generic import generic_category, generic_docs
 from ._locate import LOCATORS as _LOCATORS
 from ._locate import cause_of_named, construct_of_node
+from ._source import dotted_tail, line_nodes, module_tree, source_index, statement_at
 from .report import Finding
 
 log = logging.getLogger("tfdebug")
@@ -72,6 +74,7 @@ class Diagnosis:
     layer: str = "message"
     symptom: Location | None = None
     docs: str = ""
+    autograph: str = ""  # AutoGraph's own reason when it ran the function as-is
 
     def __post_init__(self):
         if self.category is None and self.recipe is not None:
@@ -180,6 +183,11 @@ def _diagnose(exc: BaseException) -> Diagnosis | None:
         frames = tb_frames(exc)
         moved = cause_of_named(extracted, location, frames) or construct_of_node(extracted, location, frames)
     symptom = location if moved is not None and moved != location else None
+    declined = _autograph_declined(extracted, recipe, location)
+    autograph = ""
+    if declined is not None:
+        recipe, moved, autograph = declined
+        symptom, layer = (location if moved is not None else None), "message"
     location = _readable(moved or location, extracted)
     file = location.file if location else None
     line = location.line if location else None
@@ -191,7 +199,77 @@ def _diagnose(exc: BaseException) -> Diagnosis | None:
         context=tuple(_frames.source_context(file, line, around=1)),
         message=short_message(extracted.messages[0]),
         error=type(exc).__name__, category=category, layer=layer, symptom=symptom,
-        docs=recipe.docs if recipe is not None else generic_docs(category))
+        docs=recipe.docs if recipe is not None else generic_docs(category), autograph=autograph)
+
+
+# -- AutoGraph ran the function as-is: the cause is its decision, not the symptom ------------
+
+_SYMPTOMS = ("tensor-as-bool", "tensor-iteration")
+# What AutoGraph's decline says, per kind: the recipe that explains it.
+_DECLINE_RECIPES = {"construct": "TFD132", "error": "TFD132", "do-not-convert": "TFD133",
+                    "never-converted": "TFD134", "no-source": "TFD131"}
+
+
+def _autograph_declined(extracted: Extracted, recipe, location: Location | None):
+    """(recipe, blamed location, AutoGraph's reason) when a tensor used as a bool or iterated
+    in Python fails in a function AutoGraph ran as-is, at a construct it converts (so the
+    decline is the cause); else None."""
+    if recipe is None or location is None or \
+            (recipe.category not in _SYMPTOMS and recipe.id not in _DECLINE_RECIPES.values()):
+        return None
+    if not _converts(location):
+        # converted code would fail there too: the symptom is the diagnosis, not a
+        # conversion error chained to it
+        if recipe.id in _DECLINE_RECIPES.values():
+            symptom = recipebook.match(extracted.class_names[0], extracted.messages[0], extracted.tags)
+            if symptom and symptom[0].category in _SYMPTOMS:
+                return symptom[0], None, ""
+        return None
+    found = _tf.declined_function(extracted.chain, is_user)
+    if found is None:
+        return None
+    decline, _ = found
+    # A recipe that knows AutoGraph's words (a lambda sharing its line) fits best.
+    known = [r for r in recipebook.match(("UnsupportedLanguageElementError",), decline.reason)
+             if r.category == "autograph-conversion"]
+    try:
+        chosen = known[0] if known else recipebook.get(_DECLINE_RECIPES[decline.kind])
+    except KeyError:
+        return None
+    return chosen, _decline_location(decline), decline.reason
+
+
+def _converts(location: Location) -> bool:
+    """Does the statement at ``location`` hold a construct AutoGraph converts to graph ops
+    (``if``/``while``/``for`` headers, ``assert``, ``and``/``or``/``not``, ``x if c else y``)?"""
+    tree = module_tree(location.file)
+    stmt = statement_at(tree, location.line) if tree is not None else None
+    if stmt is None:
+        return False
+    if isinstance(stmt, (ast.If, ast.While, ast.For, ast.Assert)) and stmt.lineno == location.line:
+        return True
+    return any(isinstance(n, (ast.BoolOp, ast.IfExp)) or (isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not))
+               for n in line_nodes(stmt, location.line))
+
+
+def _decline_location(decline) -> Location:
+    """The construct AutoGraph refused; else the decorator that made it decline (a
+    ``do_not_convert``, an ``lru_cache``); else the ``def``."""
+    function = decline.function
+    if decline.construct_line:
+        return Location(decline.file, decline.construct_line, function)
+    tree = module_tree(decline.file)
+    for node in (source_index(tree).functions if tree is not None else ()):
+        if getattr(node, "name", None) != function or not \
+                (node.lineno <= decline.line + 50 and (node.end_lineno or 0) >= decline.line):
+            continue
+        for deco in node.decorator_list:
+            name = dotted_tail(getattr(deco, "func", deco))
+            if name.rsplit(".", 1)[-1] in ("do_not_convert", "lru_cache", "cache") and \
+                    decline.kind in ("do-not-convert", "never-converted"):
+                return Location(decline.file, deco.lineno, function)
+        return Location(decline.file, node.lineno, function)
+    return Location(decline.file, decline.line, function)
 
 
 def _readable(location: Location | None, extracted: Extracted) -> Location | None:

@@ -113,10 +113,14 @@ class explain(Scope):  # noqa: N801 - used like a function: ``with tfdebug.expla
     """
 
     def _enter(self):
-        return None
+        from . import _tf
+        return _tf.record_declines()  # AutoGraph's declines, recorded while tracing
 
     def _exit(self, token, exc):
         __tracebackhide__ = True
+        if token:
+            from . import _tf
+            _tf.stop_recording_declines()
         if exc is None or not isinstance(exc, Exception):
             return
         target, _ = annotate(exc)
@@ -231,6 +235,10 @@ def install(shell=None) -> dict:
             shell.set_custom_exc((Exception,), _ipython_handler)
             _saved["ipython"] = previous
             replaced["ipython"] = (shell, previous[2])
+        if "tensorflow" in sys.modules and "autograph" not in _saved:  # never import TF here
+            from . import _tf
+            if _tf.record_declines():
+                _saved["autograph"] = True
     return replaced
 
 
@@ -250,6 +258,9 @@ def uninstall() -> None:
             previous = _saved.pop("threading")
             if threading.excepthook is _threading_hook:
                 threading.excepthook = previous
+        if _saved.pop("autograph", None):
+            from . import _tf
+            _tf.stop_recording_declines()
         if "ipython" in _saved:
             shell, exceptions, custom_tb = _saved.pop("ipython")
             try:

@@ -35,7 +35,7 @@ def _paint(text: str, code: str, color: bool) -> str:
 def _paragraph(label: str, text: str, color: bool) -> str:
     """``  label: text`` wrapped to WIDTH, continuation lines under the text."""
     body = " ".join(text.split())
-    head = f"  {label + ':':<8}"
+    head = f"  {label + ':':<7} "
     wrapped = textwrap.wrap(body, WIDTH - len(head)) or [""]
     lines = [_paint(head, _BOLD, color) + wrapped[0]]
     lines += [" " * len(head) + line for line in wrapped[1:]]
@@ -68,7 +68,15 @@ def diagnosis_text(diagnosis, color: bool = False) -> str:
     lines = [_paint(title[0], _BOLD + _RED, color) + _paint(title[1], _BOLD, color)]
     lines.extend(_location_lines(diagnosis, color))
     symptom = getattr(diagnosis, "symptom", None)
-    if symptom is not None:
+    reason = getattr(diagnosis, "autograph", "")
+    if reason:
+        lines.append(_paragraph("autograph", f"ran {diagnosis.function or 'this function'} as plain "
+                                f"Python: {reason}", color))
+    if symptom is not None and reason:
+        lines.append(_paragraph("symptom", f"{display_path(symptom.file)}:{symptom.line} "
+                                f"({_source_line(symptom.file, symptom.line)}): {_first_sentence(diagnosis.message)}",
+                                color))
+    elif symptom is not None:
         lines.append(_paragraph("named", f"TensorFlow reported {display_path(symptom.file)}:{symptom.line}"
                                 f" ({_source_line(symptom.file, symptom.line)}); the line above causes it",
                                 color))
@@ -88,6 +96,11 @@ def diagnosis_text(diagnosis, color: bool = False) -> str:
     lines.append(_paragraph("fix", recipe.fix, color))
     lines.append(_paragraph("docs", f"tfdebug explain {recipe.id}", color))
     return "\n".join(lines)
+
+
+def _first_sentence(text: str) -> str:
+    head, dot, _ = text.partition(". ")
+    return head + "." if dot else text
 
 
 def _source_line(filename, line) -> str:

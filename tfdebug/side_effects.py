@@ -105,11 +105,13 @@ class side_effect_guard(Scope):
         except BaseException:
             _tf.remove_tensor_format_hook(state.on_format)
             raise
+        state.declines = _tf.record_declines()  # for the explainer: AutoGraph's reasons
         return state
 
     def _exit(self, state, exc) -> None:
         run_all(lambda: tracing.unsubscribe(state.on_trace),
-                lambda: _tf.remove_tensor_format_hook(state.on_format))
+                lambda: _tf.remove_tensor_format_hook(state.on_format),
+                lambda: state.declines and _tf.stop_recording_declines())
 
     # -- reporting ----------------------------------------------------------------------
 
@@ -162,6 +164,7 @@ class _State:
         self.guard = guard
         self.seen: set = set()
         self.local = threading.local()
+        self.declines = False
 
     def _stack(self) -> list:
         stack = getattr(self.local, "stack", None)

@@ -44,6 +44,7 @@ NOTES = os.path.join(HERE, "tf_errors_notes.toml")
 SOURCES = {
     "tensorflow": [
         "python/autograph/operators/*.py", "python/autograph/impl/api.py",
+        "python/autograph/core/unsupported_features_checker.py", "python/autograph/pyct/parser.py",
         "python/framework/tensor.py", "python/ops/cond.py", "python/ops/cond_v2.py",
         "python/ops/while_loop.py", "python/ops/while_v2.py", "python/ops/control_flow_util_v2.py",
         "python/framework/func_graph.py", "python/eager/polymorphic_function/*.py",

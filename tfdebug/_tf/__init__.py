@@ -11,6 +11,8 @@ a patch of the name re-exported here does not reach that submodule.
 """
 from .autograph import (autograph_origin, autograph_source_maps, do_not_convert_instance,
                         is_generated_file, mapped_location)
+from .conversion import (Decline, declined_function, record_declines, recorded_decline,
+                         stop_recording_declines)
 from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eagerly,
                     inside_function, set_data_debug_mode, set_functions_run_eagerly)
 from .formatting import (add_tensor_format_hook, is_symbolic, remove_tensor_format_hook,
@@ -27,7 +29,8 @@ from .trace_hook import (HookRefusal, evict_concrete, install_trace_hook, redire
 from .versions import SUPPORTED, tf_version, version_supported, warn_once
 
 __all__ = [
-    "SUPPORTED", "HookRefusal",
+    "SUPPORTED", "Decline", "HookRefusal", "declined_function", "record_declines",
+    "recorded_decline", "stop_recording_declines",
     "add_tensor_format_hook", "autograph_origin", "autograph_source_maps",
     "data_debug_mode", "data_debug_mode_scopable", "describe_trace_type",
     "do_not_convert_instance", "evict_concrete", "failed_function_call", "function_target",

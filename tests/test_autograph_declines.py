@@ -1,0 +1,256 @@
+"""AutoGraph's declines: a tensor `if`/`for` failing in a function AutoGraph ran as plain
+Python is diagnosed as autograph-conversion, at what made AutoGraph decline."""
+import functools
+import inspect
+import time
+
+import pytest
+import tensorflow as tf
+from tensorflow.python.autograph.impl import api
+
+from tfdebug import _tf
+from tfdebug import diagnose as diagnose_fn
+
+pytestmark = pytest.mark.smoke
+
+
+def _line_of(fn, marker):
+    fn = inspect.unwrap(getattr(fn, "python_function", fn))
+    lines, start = inspect.getsourcelines(fn)
+    for offset, text in enumerate(lines):
+        if marker in text:
+            return start + offset
+    raise AssertionError(marker)
+
+
+def _diagnosis(fn, *args):
+    with pytest.raises(Exception) as info:
+        fn(*args)
+    d = diagnose_fn(info.value)
+    assert d is not None
+    return d
+
+
+# -- constructs AutoGraph's unsupported-features checker refuses -----------------------------
+
+@tf.function
+def _for_else(n):
+    total = tf.constant(0)
+    for i in tf.range(n):  # <- for
+        total += i
+    else:
+        total += 1
+    return total
+
+
+def _while_else_helper(x):
+    while x > 0:  # <- while
+        x -= 1
+    else:
+        x += 10
+    return x
+
+
+@tf.function
+def _calls_while_else(x):
+    return _while_else_helper(x) * 2
+
+
+class _Mangled(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.__scale = 2.0
+
+    @tf.function
+    def __call__(self, x):
+        if x > 0:  # <- if
+            return x * self.__scale  # <- mangled
+        return x
+
+
+def test_for_else_in_the_traced_function_is_the_cause():
+    d = _diagnosis(_for_else, tf.constant(3))
+    assert (d.recipe.id, d.category) == ("TFD132", "autograph-conversion")
+    assert d.line == _line_of(_for_else, "# <- for")
+    assert "for/else" in d.autograph
+    assert d.symptom is not None and d.symptom.line == _line_of(_for_else, "# <- for")
+    note = d.note()
+    assert "autograph: ran _for_else as plain Python: for/else statement" in note
+    assert "symptom:" in note and "Iterating over a symbolic" in note
+
+
+def test_while_else_in_a_helper_blames_the_helper():
+    d = _diagnosis(_calls_while_else, tf.constant(3))
+    assert d.recipe.id == "TFD132" and "while/else" in d.autograph
+    assert (d.function, d.line) == ("_while_else_helper", _line_of(_while_else_helper, "# <- while"))
+
+
+def test_a_mangled_name_is_blamed_not_the_if():
+    module = _Mangled()
+    d = _diagnosis(module, tf.constant(1.0))
+    assert d.recipe.id == "TFD132" and "mangled names" in d.autograph
+    assert d.line == _line_of(_Mangled.__call__, "# <- mangled")
+    assert d.symptom.line == _line_of(_Mangled.__call__, "# <- if")
+
+
+# -- callables AutoGraph runs as-is by design -------------------------------------------------
+
+@tf.autograph.experimental.do_not_convert
+def _not_converted(x):
+    if x > 1.0:
+        return tf.constant(1.0)
+    return x
+
+
+@tf.function
+def _calls_not_converted(x):
+    return _not_converted(x) + 1.0
+
+
+class _Clipped:
+    def __init__(self, x):  # <- init
+        if x > 1.0:
+            x = tf.constant(1.0)
+        self.value = x
+
+
+@tf.function
+def _constructs(x):
+    return _Clipped(x).value
+
+
+def test_do_not_convert_is_blamed_at_its_decorator():
+    d = _diagnosis(_calls_not_converted, tf.constant(3.0))
+    assert (d.recipe.id, d.category) == ("TFD133", "autograph-conversion")
+    assert d.line == _line_of(_not_converted, "@tf.autograph.experimental.do_not_convert") \
+        or "do_not_convert" in d.code
+    assert "do_not_convert" in d.autograph
+
+
+def test_a_constructor_is_never_converted():
+    d = _diagnosis(_constructs, tf.constant(3.0))
+    assert d.recipe.id == "TFD134" and "constructor" in d.autograph
+    assert (d.function, d.line) == ("__init__", _line_of(_Clipped.__init__, "# <- init"))
+
+
+# -- a decline AutoGraph remembers: the next trace calls the function as-is silently ----------
+
+def _cached_helper(x, check):
+    for _ in range(2):
+        x = x + 1.0
+    else:
+        x = x - 2.0
+    if check and x > 0:  # <- check
+        x = -x
+    return x
+
+
+@tf.function
+def _calls_cached(x, check):
+    return _cached_helper(x, check)
+
+
+def test_a_decline_from_an_earlier_trace_is_still_explained():
+    _calls_cached(tf.constant(1.0), False)  # first trace: AutoGraph declines, runs it fine
+    d = _diagnosis(_calls_cached, tf.constant(1.0), True)  # retrace: as-is, from its cache
+    assert d.recipe.id == "TFD132" and "for/else" in d.autograph
+    assert d.symptom.line == _line_of(_cached_helper, "# <- check")
+
+
+# -- what is not a decline stays the symptom ----------------------------------------------------
+
+def _bool_helper(x):
+    for _ in range(2):
+        pass
+    else:
+        pass
+    return bool(x > 0)  # <- bool
+
+
+@tf.function
+def _calls_bool_helper(x):
+    return _bool_helper(x)
+
+
+@tf.function(autograph=False)
+def _no_autograph(x):
+    if x > 0:
+        return x
+    return -x
+
+
+@tf.function
+def _converted(x):
+    return [v for v in x]  # <- comprehension
+
+
+def test_an_explicit_bool_fails_converted_too_so_it_stays_tensor_as_bool():
+    d = _diagnosis(_calls_bool_helper, tf.constant(1.0))
+    assert d.category == "tensor-as-bool" and d.autograph == ""
+    assert d.line == _line_of(_bool_helper, "# <- bool")
+
+
+def test_autograph_disabled_and_converted_code_are_not_declines():
+    assert _diagnosis(_no_autograph, tf.constant(1.0)).category == "tensor-as-bool"
+    d = _diagnosis(_converted, tf.constant([1.0, 2.0]))
+    assert d.category != "autograph-conversion" and d.autograph == ""
+
+
+# -- the recorder: AutoGraph's fallback, at trace time only ------------------------------------
+
+def _recorded_helper(x):
+    for _ in range(2):
+        x = x * 2.0
+    else:
+        x = x + 1.0
+    return x
+
+
+def test_the_recorder_keeps_autograph_reason_and_restores_its_function():
+    original = api._fall_back_unconverted
+    assert _tf.record_declines()
+    try:
+        assert api._fall_back_unconverted is not original
+        tf.function(lambda x: _recorded_helper(x))(tf.constant(1.0))
+        decline = _tf.recorded_decline(_recorded_helper.__code__)
+        assert decline is not None and decline.kind == "construct" and "for/else" in decline.reason
+        assert decline.construct_line == _line_of(_recorded_helper, "for _ in range(2)")
+    finally:
+        _tf.stop_recording_declines()
+    assert api._fall_back_unconverted is original
+
+
+def test_the_recorder_refuses_a_fallback_of_another_shape(monkeypatch):
+    monkeypatch.setattr(api, "_fall_back_unconverted", lambda f, exc: None)
+    assert _tf.record_declines() is False
+    _tf.stop_recording_declines()  # nothing to undo: a no-op
+
+
+def test_frames_without_autograph_give_no_decline():
+    try:
+        raise ValueError("plain")
+    except ValueError as exc:
+        assert _tf.declined_function((exc,), lambda f: f == __file__) is None
+
+
+def test_recording_adds_nothing_per_call():
+    """Side by side: a traced function called with and without the recorder."""
+    step = tf.function(lambda x: x * 2.0 + 1.0)
+    x = tf.constant(1.0)
+    step(x)
+
+    def per_call(n=300):
+        start = time.perf_counter()
+        for _ in range(n):
+            step(x)
+        return (time.perf_counter() - start) / n
+
+    plain, recorded = [], []
+    for _ in range(5):
+        plain.append(per_call())
+        _tf.record_declines()
+        try:
+            recorded.append(per_call())
+        finally:
+            _tf.stop_recording_declines()
+    assert sorted(recorded)[2] < sorted(plain)[2] * 1.5  # no per-call work: noise only
