@@ -151,6 +151,7 @@ class CaseRuns:
         self.server = None
         self.folder = None
         self.queued = {}  # nodeid -> (case, stem of its output files)
+        self.pending = []  # items this pytest-xdist worker will run, queued on first use
 
     def queue(self, items) -> None:
         import tempfile
@@ -181,7 +182,8 @@ class CaseRuns:
         import subprocess
 
         if item.nodeid not in self.queued:  # not queued at collection (pytest-xdist)
-            self.queue([item])
+            self.queue([item, *self.pending])
+            self.pending = []
         case, stem = self.queued[item.nodeid]
         returncode = self.server.result(item.nodeid, timeout=400)
         with open(stem + ".out", encoding="utf-8", errors="replace") as fh:
@@ -204,6 +206,11 @@ def _case_items(items):
     return [item for item in items if "case_run" in getattr(item, "fixturenames", ())]
 
 
+def pytest_itemcollected(item):
+    if "case_run" in getattr(item, "fixturenames", ()):  # pytest-xdist: one worker runs them
+        item.add_marker(pytest.mark.xdist_group("tfdebug-cases"))
+
+
 @pytest.hookimpl(trylast=True)  # after -k/-m have deselected
 def pytest_collection_modifyitems(session, config, items):
     cases = _case_items(items)
@@ -212,8 +219,10 @@ def pytest_collection_modifyitems(session, config, items):
     chosen = set(map(id, cases))
     items[:] = [item for item in items if id(item) not in chosen] + cases
     runs = config.stash.setdefault(_CASE_RUNS, CaseRuns())
-    if not os.environ.get("PYTEST_XDIST_WORKER"):  # a worker runs only some: queue on demand
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
         runs.queue(cases)
+    elif config.getoption("dist", None) == "loadgroup":  # pytest-xdist: all in one worker
+        runs.pending = cases
 
 
 def pytest_sessionfinish(session):
