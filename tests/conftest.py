@@ -118,27 +118,120 @@ def case_files(*expects):
                   key=os.path.basename)
 
 
-def selected_cases(request, cases):
-    """The ``cases`` this run's selected tests of the requesting module ask for, in order.
+# -- running the cases -----------------------------------------------------------------------
+# Each case is one test that takes the ``case_run`` fixture: (CompletedProcess, report dict)
+# of `python -m tfdebug run --report R CASE`. All selected cases are queued once collection is
+# done and run CASE_JOBS at a time in a case server (tests/case_worker.py): a fork, per case,
+# of one process that has imported TensorFlow and tfdebug already, which then is
+# `python -m tfdebug` (same code path, a process of its own per case, TensorFlow's import paid
+# once). The case tests run last, so the rest of the suite runs meanwhile and every case test
+# reports as soon as its own case is done. A module's END_TO_END_CASES, and every case that
+# sets up the process before TensorFlow starts (case_worker.needs_fresh_process), run as real
+# `python -m tfdebug` subprocesses; TFDEBUG_CASES=subprocess runs them all that way.
+END_TO_END = 2  # real subprocesses per (folder, kind) group of cases
+CASE_JOBS = int(os.environ.get("TFDEBUG_CASE_JOBS") or min(3, (os.cpu_count() or 1) + 1))
+_CASE_RUNS = pytest.StashKey()
 
-    A module-scoped fixture that runs every case would run all of them even under ``-k`` on
-    one; this keeps the batch to what was collected and not deselected.
-    """
-    wanted = {item.callspec.params.get("case") for item in request.session.items
-              if item.module is request.module and hasattr(item, "callspec")}
-    return [case for case in cases if case in wanted]
+
+def end_to_end_cases(cases, kind=lambda case: case_header(case)[1]):
+    """The first END_TO_END cases of each (folder, ``kind``) group, by file name."""
+    chosen, seen = set(), {}
+    for case in sorted(cases, key=os.path.basename):
+        group = (os.path.dirname(case), kind(case))
+        if seen.get(group, 0) < END_TO_END:
+            seen[group] = seen.get(group, 0) + 1
+            chosen.add(case)
+    return chosen
 
 
-def run_cases(cases, folder):
-    """{case: (CompletedProcess, report dict)} of `tfdebug run --report` on each, 3 at a time."""
-    import concurrent.futures
-    import json
+class CaseRuns:
+    """The session's case runs: queued by test item, waited for one at a time."""
 
-    def run_one(case):
-        report = os.path.join(folder, os.path.basename(case) + ".json")
-        proc = run_tfdebug("run", "--report", report, case, cwd=folder, timeout=300)
-        with open(report, encoding="utf-8") as fh:
-            return proc, json.load(fh)
+    def __init__(self):
+        self.server = None
+        self.folder = None
+        self.queued = {}  # nodeid -> (case, stem of its output files)
+        self.pending = []  # items this pytest-xdist worker will run, queued on first use
 
-    with concurrent.futures.ThreadPoolExecutor(3) as pool:
-        return dict(zip(cases, pool.map(run_one, cases)))
+    def queue(self, items) -> None:
+        import tempfile
+
+        import case_worker
+
+        if self.server is None:
+            env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONUNBUFFERED="1")
+            self.folder = tempfile.mkdtemp(prefix="tfdebug-cases-")
+            self.server = case_worker.CaseServer(CASE_JOBS, env, self.folder)
+        everything = os.environ.get("TFDEBUG_CASES") == "subprocess"
+        for item in items:
+            if item.nodeid in self.queued:
+                continue
+            case = item.callspec.params["case"]
+            folder = os.path.join(self.folder, item.module.__name__)
+            os.makedirs(folder, exist_ok=True)
+            stem = os.path.join(folder, os.path.basename(case))
+            fresh = (everything or case in getattr(item.module, "END_TO_END_CASES", ())
+                     or case_worker.needs_fresh_process(case))
+            self.server.submit(item.nodeid, ["run", "--report", stem + ".json", case],
+                               cwd=folder, stdout=stem + ".out", stderr=stem + ".err",
+                               timeout=300, subprocess=fresh)
+            self.queued[item.nodeid] = case, stem
+
+    def result(self, item):
+        import json
+        import subprocess
+
+        if item.nodeid not in self.queued:  # not queued at collection (pytest-xdist)
+            self.queue([item, *self.pending])
+            self.pending = []
+        case, stem = self.queued[item.nodeid]
+        returncode = self.server.result(item.nodeid, timeout=400)
+        with open(stem + ".out", encoding="utf-8", errors="replace") as fh:
+            stdout = fh.read()
+        with open(stem + ".err", encoding="utf-8", errors="replace") as fh:
+            stderr = without_native_log(fh.read())
+        args = [sys.executable, "-m", "tfdebug", "run", "--report", stem + ".json", case]
+        with open(stem + ".json", encoding="utf-8") as fh:
+            return subprocess.CompletedProcess(args, returncode, stdout, stderr), json.load(fh)
+
+    def close(self) -> None:
+        import shutil
+
+        if self.server is not None:
+            self.server.close()
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _case_items(items):
+    return [item for item in items if "case_run" in getattr(item, "fixturenames", ())]
+
+
+def pytest_itemcollected(item):
+    if "case_run" in getattr(item, "fixturenames", ()):  # pytest-xdist: one worker runs them
+        item.add_marker(pytest.mark.xdist_group("tfdebug-cases"))
+
+
+@pytest.hookimpl(trylast=True)  # after -k/-m have deselected
+def pytest_collection_modifyitems(session, config, items):
+    cases = _case_items(items)
+    if not cases:
+        return
+    chosen = set(map(id, cases))
+    items[:] = [item for item in items if id(item) not in chosen] + cases
+    runs = config.stash.setdefault(_CASE_RUNS, CaseRuns())
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        runs.queue(cases)
+    elif config.getoption("dist", None) == "loadgroup":  # pytest-xdist: all in one worker
+        runs.pending = cases
+
+
+def pytest_sessionfinish(session):
+    runs = session.config.stash.get(_CASE_RUNS, None)
+    if runs is not None:
+        runs.close()
+
+
+@pytest.fixture
+def case_run(request):
+    """(CompletedProcess, report dict) of `tfdebug run --report` on this test's ``case``."""
+    return request.config.stash.setdefault(_CASE_RUNS, CaseRuns()).result(request.node)

@@ -8,9 +8,10 @@ import os
 
 import pytest
 
-from conftest import case_files, case_header, run_cases, selected_cases
+from conftest import case_files, case_header, end_to_end_cases
 
 CASE_FILES = case_files("error", "none")
+END_TO_END_CASES = end_to_end_cases(CASE_FILES)  # as real `tfdebug run` subprocesses
 
 # Cases of tests/cases_catalog the recipes alone cannot get right: the blamed line needs the
 # matcher to read more than the traceback.
@@ -22,15 +23,10 @@ def _param(case):
     return pytest.param(case, marks=pytest.mark.xfail(strict=True, reason=reason)) if reason else case
 
 
-@pytest.fixture(scope="module")
-def results(request, tmp_path_factory):
-    return run_cases(selected_cases(request, CASE_FILES), str(tmp_path_factory.mktemp("reports")))
-
-
 @pytest.mark.parametrize("case", [_param(c) for c in CASE_FILES], ids=os.path.basename)
-def test_case_is_diagnosed_as_its_header_says(case, results):
+def test_case_is_diagnosed_as_its_header_says(case, case_run):
     categories, expect, lines = case_header(case)
-    proc, report = results[case]
+    proc, report = case_run
     errors = [d for d in report["diagnostics"] if d["severity"] == "error"]
     if expect == "none":
         assert proc.returncode == 0, proc.stderr[-2000:]

@@ -8,17 +8,13 @@ import os
 
 import pytest
 
-from conftest import case_files, case_header, run_cases, selected_cases
+from conftest import case_files, case_header, end_to_end_cases
 
 # Cases no general rule gets right yet: {file name: reason}. Strict, so a fix shows up.
 KNOWN_FAILURES: dict[str, str] = {}
 
 CASE_FILES = case_files("warning", "clean")
-
-
-@pytest.fixture(scope="module")
-def results(request, tmp_path_factory):
-    return run_cases(selected_cases(request, CASE_FILES), str(tmp_path_factory.mktemp("reports")))
+END_TO_END_CASES = end_to_end_cases(CASE_FILES)  # as real `tfdebug run` subprocesses
 
 
 def _param(case):
@@ -28,9 +24,9 @@ def _param(case):
 
 
 @pytest.mark.parametrize("case", [_param(c) for c in CASE_FILES])
-def test_case_is_flagged_as_its_header_says(case, results):
+def test_case_is_flagged_as_its_header_says(case, case_run):
     categories, expect, lines = case_header(case)
-    proc, report = results[case]
+    proc, report = case_run
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert report["status"] == "ok"
     ours = [d for d in report["diagnostics"] if d["category"] in categories]

@@ -12,7 +12,7 @@ import os
 import pytest
 import tensorflow as tf
 
-from conftest import ROOT, raised_by, run_cases, run_tfdebug, selected_cases
+from conftest import ROOT, end_to_end_cases, raised_by, run_tfdebug
 
 from tfdebug import lint
 diagnose_module = importlib.import_module("tfdebug.diagnose")
@@ -33,15 +33,13 @@ def _header(path):
     return fields["category"], lines
 
 
-@pytest.fixture(scope="module")
-def results(request, tmp_path_factory):
-    return run_cases(selected_cases(request, GRAPH_CASES), str(tmp_path_factory.mktemp("graph-reports")))
+END_TO_END_CASES = end_to_end_cases(GRAPH_CASES, lambda case: _header(case)[0].startswith("generic:"))
 
 
 @pytest.mark.parametrize("case", GRAPH_CASES, ids=os.path.basename)
-def test_held_out_graph_failure_is_never_silent(case, results):
+def test_held_out_graph_failure_is_never_silent(case, case_run):
     expected, lines = _header(case)
-    proc, report = results[case]
+    proc, report = case_run
     assert proc.returncode == 1 and report["status"] == "error", proc.stderr[-2000:]
     first = report["diagnostics"][0]
     assert first["severity"] == "error" and first["line"] in lines, first
