@@ -146,7 +146,7 @@ class _Session:
         self.options = options
         stdin = options.script == STDIN
         # before the script can chdir; python names the script and its folder this way
-        self.script = "<stdin>" if stdin else os.path.abspath(options.script)
+        self.script = "<stdin>" if stdin else os.path.join(os.getcwd(), options.script)
         self.folder = "" if stdin else python_path0(options.script)
         self.source = source
         self.report_path = os.path.abspath(options.report_path) if options.report_path else None
