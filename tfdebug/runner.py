@@ -10,9 +10,9 @@ kills itself with SIGINT after cleaning up), SIGTERM/SIGHUP (killed by the signa
 error diagnosis, the trace logger and the side-effect guard, optionally ``eager()``.
 
 The JSON report is written once, atomically, to the path resolved when the run starts, when
-the process ends (after the script's threads and atexit handlers; from the signal handler
-when killed, at once, from a thread woken by the signal; inside ``os._exit``). A forked child never writes it. A failure inside tfdebug
-while reporting is one line on stderr and never changes the exit code.
+the process ends (after the script's threads and atexit handlers; when killed, at once, from
+a thread woken by the signal; inside ``os._exit``). A forked child never writes it. A
+failure inside tfdebug while reporting is one line on stderr and never changes the exit code.
 """
 from __future__ import annotations
 
