@@ -122,3 +122,31 @@ def test_script_from_a_pipe_runs_as_python_runs_it(tmp_path, how):
         outputs.append((proc.returncode, proc.stdout))
     assert outputs[0] == outputs[1]
     assert outputs[1][0] == 0 and "module" in outputs[1][1]
+
+
+OWN_SIGNALS = textwrap.dedent("""
+    import os, signal, time
+    child = os.fork()
+    if child == 0:
+        time.sleep(30)
+        os._exit(0)
+    time.sleep(0.3)
+    os.kill(child, signal.SIGTERM)           # a child's signal never ends the parent
+    _, status = os.waitpid(child, 0)
+    time.sleep(0.3)
+    got = []
+    signal.signal(signal.SIGTERM, lambda signum, frame: got.append(signum))
+    os.kill(os.getpid(), signal.SIGTERM)      # the script's own handler, not tfdebug's exit
+    time.sleep(0.3)
+    print("handled", got, "child", os.WTERMSIG(status))
+""")
+
+
+def test_the_script_s_own_sigterm_handler_and_children_s_signals(tmp_path):
+    script = tmp_path / "own.py"
+    script.write_text(OWN_SIGNALS)
+    theirs = subprocess.run([sys.executable, str(script)], env=ENV, capture_output=True,
+                            text=True, timeout=120)
+    ours = run_tfdebug("run", str(script))
+    assert (ours.returncode, ours.stdout) == (theirs.returncode, theirs.stdout) \
+        == (0, "handled [15] child 15\n"), ours.stderr

@@ -10,9 +10,9 @@ kills itself with SIGINT after cleaning up), SIGTERM/SIGHUP (killed by the signa
 error diagnosis, the trace logger and the side-effect guard, optionally ``eager()``.
 
 The JSON report is written once, atomically, to the path resolved when the run starts, when
-the process ends (after the script's threads and atexit handlers; from the signal handler
-when killed, at once, from a thread woken by the signal; inside ``os._exit``). A forked child never writes it. A failure inside tfdebug
-while reporting is one line on stderr and never changes the exit code.
+the process ends (after the script's threads and atexit handlers; when killed, at once, from
+a thread woken by the signal; inside ``os._exit``). A forked child never writes it. A
+failure inside tfdebug while reporting is one line on stderr and never changes the exit code.
 """
 from __future__ import annotations
 
@@ -146,7 +146,7 @@ class _Session:
         self.options = options
         stdin = options.script == STDIN
         # before the script can chdir; python names the script and its folder this way
-        self.script = "<stdin>" if stdin else os.path.abspath(options.script)
+        self.script = "<stdin>" if stdin else os.path.join(os.getcwd(), options.script)
         self.folder = "" if stdin else python_path0(options.script)
         self.source = source
         self.report_path = os.path.abspath(options.report_path) if options.report_path else None
