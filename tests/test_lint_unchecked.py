@@ -225,3 +225,17 @@ def test_a_non_ascii_file_name_on_an_ascii_stdout(tmp_path):
     assert proc.stdout.strip().endswith(
         "r\\xe9seau_\\u4e2d.py:4:5: TFD300 `print()` in traced code runs once per trace, not "
         "once per call; use tf.print")
+
+
+@pytest.mark.parametrize("fmt", lint.FORMATS)
+def test_e903_renders_in_every_format(fmt):
+    class Future(ast.stmt):
+        _fields = ()
+
+    tree = ast.parse(HEADER + "@tf.function\ndef f(x):\n    pass\n")
+    tree.body[1].body[0] = ast.copy_location(Future(), tree.body[1].body[0])
+    text = lint.render(lint.analyse(tree, "t.py", []), fmt)
+    assert "E903" in text
+    if fmt == "sarif":
+        rules = json.loads(text)["runs"][0]["tool"]["driver"]["rules"]
+        assert [r["name"] for r in rules] == ["unchecked-code"]

@@ -33,7 +33,8 @@ from .output import FORMATS, render
 from .cli import main
 
 __all__ = ["CHECKS", "DEFAULT_EXCLUDE", "FORMATS", "INFERRED", "INTERNAL_ERROR", "LintFinding",
-           "LintUsageError", "Options", "PerFileConfig", "READ_ERROR", "SYNTAX_ERROR", "UNCHECKED", "analyse",
+           "LintUsageError", "Options", "PerFileConfig", "READ_ERROR", "SYNTAX_ERROR",
+           "UNCHECKED", "analyse",
            "check_selectors",
            "collect_files", "findings_at", "lint_file", "lint_paths", "lint_source",
            "load_config", "main", "options_from", "read_source", "render", "suppressed"]
