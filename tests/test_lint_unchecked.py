@@ -54,6 +54,8 @@ SNIPPETS = [
     "if x is None:\n    return x",
     "y = ...",
 ]
+if sys.version_info >= (3, 12):  # type parameters and aliases
+    SNIPPETS += ["type Alias[T] = list[T]", "def g[T, *Ts, **P](a: T) -> T:\n    return a"]
 # Node types that never sit inside a function: the kinds of module, and type comments.
 NOT_IN_A_BODY = {"Module", "Interactive", "Expression", "FunctionType", "TypeIgnore"}
 ABSTRACT = (ast.mod, ast.stmt, ast.expr, ast.expr_context, ast.boolop, ast.operator,
