@@ -216,3 +216,10 @@ def test_numpy_of_an_eager_module_tensor_works_while_tracing():
                  "def f(x):\n"
                  "    y = x * SCALE.numpy()\n"
                  "    return x.numpy() + y\n") == [(5, "TFD140")]
+
+
+def test_a_dataset_element_ordered_against_a_number_is_a_tensor():
+    # `x > 1` holds for a tensor element (a tuple would raise): bool() of it fails
+    assert codes("def keep(x):\n"
+                 "    return bool(x > 1)\n"
+                 "ds = tf.data.Dataset.range(3).map(keep)\n") == [(2, "TFD101")]
