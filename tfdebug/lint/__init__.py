@@ -7,6 +7,10 @@ checks, and imports no TensorFlow itself. It first works out which code runs as 
 helpers they call), and whether AutoGraph converts it. Then it follows which local names hold
 symbolic tensors and reports the constructs that fail or misbehave there. When a value's
 tensor-ness is unknown it stays silent: a false alarm costs more than a missed finding.
+What TF/Keras calls return comes from ``tf_api.json``, generated from TensorFlow itself by
+``tools/tf_api.py``. Each finding is ``proven`` or ``inferred`` (``codes.INFERRED``, and
+branches that say so); inferred ones are reported with ``preview`` only. A part the checker
+cannot analyse gives an ``E903`` line, and the rest of the file is still checked.
 
 Every check cites a recipe (``CHECKS``), so ``tfdebug explain TFD101`` tells the whole story.
 
