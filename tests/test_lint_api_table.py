@@ -114,8 +114,9 @@ def test_the_table_is_read_without_tensorflow():
 
 
 def test_a_file_without_tensorflow_never_loads_the_table():
-    code = ("from tfdebug import lint\nfrom tfdebug.lint import apis\n"
-            "lint.lint_source('x = [1]\\nprint(len(x))\\n')\nassert apis._table is None\n")
+    code = ("import sys\nfrom tfdebug import lint\nfrom tfdebug.lint import apis\n"
+            "lint.lint_source('x = [1]\\nprint(len(x))\\n')\nassert apis._table is None\n"
+            "assert 'json' not in sys.modules\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, timeout=120)
     assert proc.returncode == 0, proc.stderr

@@ -207,3 +207,19 @@ def test_a_decorated_function_called_in_a_loop_is_not_proven_to_run_per_call():
               "    batch_train(x)\n")
     assert codes(source) == []
     assert codes(source.replace("@computation\n", "")) == [(3, "TFD204")]
+
+
+def test_numpy_of_an_eager_module_tensor_works_while_tracing():
+    # `SCALE` is an eager tensor the function holds: `.numpy()` gives its value at trace time
+    assert codes("SCALE = tf.constant(2.0)\n"
+                 "@tf.function\n"
+                 "def f(x):\n"
+                 "    y = x * SCALE.numpy()\n"
+                 "    return x.numpy() + y\n") == [(5, "TFD140")]
+
+
+def test_a_dataset_element_ordered_against_a_number_is_a_tensor():
+    # `x > 1` holds for a tensor element (a tuple would raise): bool() of it fails
+    assert codes("def keep(x):\n"
+                 "    return bool(x > 1)\n"
+                 "ds = tf.data.Dataset.range(3).map(keep)\n") == [(2, "TFD101")]

@@ -48,3 +48,16 @@ def test_findings_at_follow_the_text_linecache_holds(tmp_path):
 def test_findings_at_never_raises():
     assert lint.findings_at("/no/such/file.py", 3) == []
     assert lint.findings_at("", 1, object()) == []
+
+
+def test_findings_at_include_inferred_findings_with_their_confidence(tmp_path):
+    # an error raised at the line is the evidence an inferred finding lacks
+    path = str(tmp_path / "model.py")
+    with open(path, "w") as fh:
+        fh.write("import tensorflow as tf\nimport keras\n\nclass M(keras.Model):\n"
+                 "    def __init__(self):\n        super().__init__()\n"
+                 "        self.d = keras.layers.Dense(1)\n\n    @tf.function\n"
+                 "    def call(self, x):\n        return self.d(x)\n")
+    assert [(f.code, f.confidence) for f in lint.findings_at(path, 9)] == [
+        ("TFD165", "inferred")]
+    assert lint.lint_file(path) == []

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from tfdebug import lint
-from tfdebug.lint import facts, walker
+from tfdebug.lint import walker
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEADER = "import tensorflow as tf\n"
@@ -54,6 +54,8 @@ SNIPPETS = [
     "if x is None:\n    return x",
     "y = ...",
 ]
+if sys.version_info >= (3, 12):  # type parameters and aliases
+    SNIPPETS += ["type Alias[T] = list[T]", "def g[T, *Ts, **P](a: T) -> T:\n    return a"]
 # Node types that never sit inside a function: the kinds of module, and type comments.
 NOT_IN_A_BODY = {"Module", "Interactive", "Expression", "FunctionType", "TypeIgnore"}
 ABSTRACT = (ast.mod, ast.stmt, ast.expr, ast.expr_context, ast.boolop, ast.operator,
@@ -192,7 +194,6 @@ def test_a_function_the_walker_fails_on_is_reported_at_its_line(monkeypatch):
     monkeypatch.setattr(walker.Walker, "run", broken)
     found = lint.lint_source("@tf.function\ndef f(x):\n    return x\n", "t.py", header=HEADER)
     assert [(f.line, f.code) for f in found] == [(2, lint.UNCHECKED)]
-    assert facts  # (the module facts hold the report helpers)
 
 
 def _run_lint(args, env=None, cwd=None):
@@ -225,3 +226,17 @@ def test_a_non_ascii_file_name_on_an_ascii_stdout(tmp_path):
     assert proc.stdout.strip().endswith(
         "r\\xe9seau_\\u4e2d.py:4:5: TFD300 `print()` in traced code runs once per trace, not "
         "once per call; use tf.print")
+
+
+@pytest.mark.parametrize("fmt", lint.FORMATS)
+def test_e903_renders_in_every_format(fmt):
+    class Future(ast.stmt):
+        _fields = ()
+
+    tree = ast.parse(HEADER + "@tf.function\ndef f(x):\n    pass\n")
+    tree.body[1].body[0] = ast.copy_location(Future(), tree.body[1].body[0])
+    text = lint.render(lint.analyse(tree, "t.py", []), fmt)
+    assert "E903" in text
+    if fmt == "sarif":
+        rules = json.loads(text)["runs"][0]["tool"]["driver"]["rules"]
+        assert [r["name"] for r in rules] == ["unchecked-code"]

@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import argparse
 import inspect
-import itertools
 import json
 import os
+import re
 import sys
 import warnings
 
@@ -200,8 +200,8 @@ def _combos(n: int, lists: str = ""):
     if n == 0:
         yield ()
         return
-    pairs = [(d, d) for d in DTYPES] + [("bool", "float32"), ("bool", "int32"),
-                                         ("int32", "float32"), ("float32", "int32")]
+    mixed = [("bool", "float32"), ("bool", "int32"), ("int32", "float32"), ("float32", "int32")]
+    pairs = [(d, d) for d in DTYPES] + mixed
     if lists == "list":
         pairs = [(f"list:{a}", b) for a, b in pairs if a in ("float32", "int32")]
     seen = set()
@@ -368,8 +368,9 @@ def generate() -> dict:
                  "from_generator", "sample_from_datasets", "choose_from_datasets", "load",
                  "counter", "random"):
         method = getattr(tf.data.Dataset, name, None)
-        if method is not None and "Dataset" in str(inspect.signature(method).return_annotation
-                                                   or "") + (inspect.getdoc(method) or ""):
+        said = str(inspect.signature(method).return_annotation or "") + (
+            inspect.getdoc(method) or "") if method is not None else ""
+        if "Dataset" in said:  # its signature or docstring says it returns a Dataset
             apis[f"tensorflow.data.Dataset.{name}"] = {"kind": "dataset"}
     for prefix in CLASS_MODULES:
         module = keras
@@ -385,25 +386,25 @@ def generate() -> dict:
                 if kind:
                     apis[full] = {"kind": "class", "of": kind}
             elif prefix == "keras.applications" and inspect.isfunction(obj):
-                source = inspect.getsource(obj)
-                if "Functional(" in source or "Model(" in source or "return " in source and \
-                        _returns_application(obj):
+                if _returns_application(obj):
                     apis[full] = {"kind": "model"}
             elif inspect.ismodule(obj) and prefix == "keras.applications":
                 for fname in sorted(dir(obj)):
                     fn = getattr(obj, fname, None)
                     if fname[:1].isupper() and inspect.isfunction(fn) and _returns_application(fn):
                         apis[f"{full}.{fname}"] = {"kind": "model"}
-    for cls_name, kind in (("Variable", "variable"), ("TensorArray", "tensor_array"),
-                           ("GradientTape", "tape")):
-        apis[f"tensorflow.{cls_name}"] = {"kind": "class", "of": kind}
     return {"tensorflow": tf.__version__, "keras": keras.__version__,
             "apis": dict(sorted(apis.items()))}
 
 
-def _returns_application(fn) -> bool:
+def _returns_application(fn, seen=None) -> bool:
     """Does this ``keras.applications`` function build and return a model? (Its source, or
-    the source of the builder it returns the result of, constructs ``Functional``/``Model``.)"""
+    the source of the same-module builder whose result it returns, constructs
+    ``Functional``/``Model``.)"""
+    seen = seen if seen is not None else set()
+    if fn in seen:
+        return False
+    seen.add(fn)
     try:
         source = inspect.getsource(fn)
     except (OSError, TypeError):
@@ -411,11 +412,10 @@ def _returns_application(fn) -> bool:
     if "Functional(" in source or "Model(" in source:
         return True
     module = sys.modules.get(fn.__module__)
-    for name in ("ResNet", "EfficientNet", "MobileNetV3", "ConvNeXt", "RegNet", "EfficientNetV2",
-                 "DenseNet", "NASNet", "VGG"):
+    for name in re.findall(r"return\s+(\w+)\(", source):
         builder = getattr(module, name, None)
-        if builder is not None and builder is not fn and f"return {name}(" in source:
-            return _returns_application(builder)
+        if inspect.isfunction(builder) and _returns_application(builder, seen):
+            return True
     return False
 
 

@@ -7,6 +7,10 @@ checks, and imports no TensorFlow itself. It first works out which code runs as 
 helpers they call), and whether AutoGraph converts it. Then it follows which local names hold
 symbolic tensors and reports the constructs that fail or misbehave there. When a value's
 tensor-ness is unknown it stays silent: a false alarm costs more than a missed finding.
+What TF/Keras calls return comes from ``tf_api.json``, generated from TensorFlow itself by
+``tools/tf_api.py``. Each finding is ``proven`` or ``inferred`` (``codes.INFERRED``, and
+branches that say so); inferred ones are reported with ``preview`` only. A part the checker
+cannot analyse gives an ``E903`` line, and the rest of the file is still checked.
 
 Every check cites a recipe (``CHECKS``), so ``tfdebug explain TFD101`` tells the whole story.
 
@@ -33,7 +37,8 @@ from .output import FORMATS, render
 from .cli import main
 
 __all__ = ["CHECKS", "DEFAULT_EXCLUDE", "FORMATS", "INFERRED", "INTERNAL_ERROR", "LintFinding",
-           "LintUsageError", "Options", "PerFileConfig", "READ_ERROR", "SYNTAX_ERROR", "UNCHECKED", "analyse",
+           "LintUsageError", "Options", "PerFileConfig", "READ_ERROR", "SYNTAX_ERROR",
+           "UNCHECKED", "analyse",
            "check_selectors",
            "collect_files", "findings_at", "lint_file", "lint_paths", "lint_source",
            "load_config", "main", "options_from", "read_source", "render", "suppressed"]

@@ -6,7 +6,6 @@ Names are canonical dotted paths after imports (``tensorflow.reduce_sum``, ``ker
 from __future__ import annotations
 
 import ast
-import json
 import os
 import re
 
@@ -63,6 +62,8 @@ def api_facts(name: str) -> dict | None:
     """What the table says of the canonical API ``name`` (None: not in it, so unknown)."""
     global _table
     if _table is None:
+        import json  # (here: a run on files without TensorFlow never pays for it)
+
         try:
             with open(_TABLE_FILE, encoding="utf-8") as fh:
                 _table = json.load(fh)["apis"]

@@ -72,7 +72,9 @@ def findings_at(filename: str, line: int, function: types.CodeType | str | None 
     by the same analysis ``tfdebug lint`` runs, on the text ``linecache`` holds (so files,
     notebook cells and ``exec``'d source with a registered cache entry all work). ``function``
     is the frame's code object or the function's name; a finding counts when it sits in the
-    lines of that def. Suppression comments are ignored (the error happened); never raises.
+    lines of that def. Suppression comments are ignored (the error happened), and inferred
+    findings are included (each carries its ``confidence``): the error raised at that line is
+    the evidence they lacked. Never raises.
 
     Example::
 
@@ -100,7 +102,8 @@ def _all_findings(filename: str) -> list[LintFinding]:
     if cached is not None and cached[0] == key:
         return cached[1]
     tree = module_tree(filename)
-    found = analyse(tree, filename, [ln.rstrip("\r\n") for ln in lines]) if tree is not None else []
+    found = analyse(tree, filename, [ln.rstrip("\r\n") for ln in lines],
+                    preview=True) if tree is not None else []
     if len(_module_findings) > 64:
         _module_findings.clear()
     _module_findings[filename] = (key, found)

@@ -10,6 +10,7 @@ from .facts import Context, _keras_class_kind, _Module
 from .values import SCALAR, Kind, _is_symbolic, _is_tensor
 
 
+_ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 _CHAINS = (ast.BinOp, ast.BoolOp, ast.Compare, ast.Subscript, ast.UnaryOp, ast.Call)
 
 
@@ -138,7 +139,12 @@ class KindInference:
         if isinstance(node, ast.Compare):
             if any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
                 return None
-            if any(_is_tensor(self.kind(n)) for n in [node.left, *node.comparators]):
+            operands = [self.kind(n) for n in [node.left, *node.comparators]]
+            if any(_is_tensor(k) for k in operands):
+                return Kind("tensor", "bool")
+            # a tf.data element ordered against something: a tensor (a tuple would raise)
+            if all(isinstance(op, _ORDERING) for op in node.ops) and any(
+                    _is_symbolic(k) for k in operands):
                 return Kind("tensor", "bool")
             return None
         if isinstance(node, ast.BoolOp):

@@ -17,7 +17,8 @@ from .values import SCALAR, Kind, _is_tensor, _join
 
 
 # Statements without nested statements that the walker checks through their expressions.
-SIMPLE_STATEMENTS = (ast.Delete, ast.Import, ast.ImportFrom, ast.Pass, ast.Break, ast.Continue)
+SIMPLE_STATEMENTS = (ast.Delete, ast.Import, ast.ImportFrom, ast.Pass, ast.Break, ast.Continue,
+                     *([ast.TypeAlias] if hasattr(ast, "TypeAlias") else []))  # Python 3.12+
 
 
 class Walker(ExpressionWalker):

@@ -11,7 +11,8 @@ from ..._vocab import PY_FUNCTIONS
 def numpy_method(w, node, name, args_kinds):
     ctx, func = w.ctx, node.func
     if isinstance(func, ast.Attribute) and func.attr == "numpy" and not node.args and \
-            not w.eager_guard and not (ctx.kind == "keras" and w.conditional()):
+            not w.eager_guard and not (ctx.kind == "keras" and w.conditional()) and \
+            not _eager_module_tensor(w, func.value):
         # (a Keras call guarded by a condition may be the eager or another backend's path)
         if ctx.kind == "data":
             w.mod.report("numpy-in-data", node, "`.numpy()` in a tf.data function: dataset "
@@ -20,6 +21,13 @@ def numpy_method(w, node, name, args_kinds):
         else:
             w.mod.report("numpy-method", node, "`.numpy()` inside traced code: tensors are "
                          "symbolic there; return the tensor and call .numpy() outside")
+
+
+def _eager_module_tensor(w, node) -> bool:
+    """A module-level name bound to a tensor made eagerly (``SCALE = tf.constant(2.0)``): the
+    traced function holds the eager tensor itself, whose ``.numpy()`` works while tracing."""
+    return isinstance(node, ast.Name) and node.id not in w.env and \
+        node.id not in w.local_names and getattr(w.mod.env.get(node.id), "what", None) == "tensor"
 
 
 def numpy_on_tensor(w, node, name, args_kinds):
