@@ -231,13 +231,14 @@ READ_QUICKLY = [
     ["lint", "--format=sarif", "--select", "TFD1,TFD300", "--select=tensor-as-bool", "a.py"],
     ["lint", "--ignore", "TFD300", "--exclude", "build", "--exclude=*.pyi", "--config",
      "pyproject.toml", "-j", "2", "--jobs=3", "x.py", "y.py"],
-    ["lint", "--jobs=-1", "x.py"]]
+    ["lint", "--jobs=-1", "x.py"], ["lint", "--preview", "x.py"],
+    ["lint", "--format", "json", "--preview", "--select", "TFD165", "x.py"]]
 LEFT_TO_ARGPARSE = [
     ["lint", "--jobs", "-1", "x.py"], ["lint", "-j2", "x.py"], ["lint", "--form", "json"],
     ["lint", "--format", "jsn"], ["lint", "--jobs", "two"], ["lint", "a.py", "--format", "json"],
     ["lint", "a.py", "--select", "TFD1", "b.py"], ["lint", "--", "-a.py"], ["lint", "-"],
     ["lint", "--select"], ["lint", "--help"], ["lint", "--nope"], ["run", "x.py"],
-    ["lint", "--format", "--select", "X"]]
+    ["lint", "--format", "--select", "X"], ["lint", "--preview=yes", "x.py"]]
 
 
 @pytest.mark.parametrize("argv", READ_QUICKLY + LEFT_TO_ARGPARSE)
@@ -250,6 +251,36 @@ def test_the_quick_reader_of_lint_options_answers_as_argparse_does(argv, capsys)
         return
     assert quick == vars(cli._lint_parser().parse_args(argv))
     capsys.readouterr()
+
+
+INFERRED = """\
+import tensorflow as tf
+
+
+class Model(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.dense = tf.keras.layers.Dense(1)
+
+    @tf.function
+    def call(self, x):
+        return self.dense(x)
+"""
+
+
+@pytest.mark.parametrize("argv", [["lint"], ["lint", "--select", "TFD165"]])
+def test_preview_on_the_command_line_adds_the_inferred_findings(argv, tmp_path):
+    write(tmp_path / "block.py", INFERRED)
+    default = subprocess.run([sys.executable, "-m", "tfdebug", *argv, "--format", "json",
+                              "block.py"], cwd=str(tmp_path), capture_output=True, text=True,
+                             timeout=120)
+    preview = subprocess.run([sys.executable, "-m", "tfdebug", *argv, "--format", "json",
+                              "--preview", "block.py"], cwd=str(tmp_path), capture_output=True,
+                             text=True, timeout=120)
+    assert default.returncode == 0 and json.loads(default.stdout or "[]") == []
+    found = json.loads(preview.stdout)
+    assert preview.returncode == 1
+    assert [(f["code"], f["confidence"]) for f in found] == [("TFD165", "inferred")]
 
 
 def test_a_plain_lint_run_imports_no_argparse(tmp_path):

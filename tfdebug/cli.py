@@ -88,6 +88,9 @@ LINT_OPTIONS = (
                      "help": "read [tool.tfdebug] from this file, for every file"}),
     (("--jobs", "-j"), {"type": int, "default": 0, "metavar": "N",
                         "help": "worker processes (default: automatic)"}),
+    (("--preview",), {"action": "store_true", "default": None,
+                      "help": "also report findings that rest on inference (confidence "
+                              "'inferred'); the default reports only what is proven"}),
 )
 
 
@@ -135,6 +138,11 @@ def quick_lint_args(argv: list[str]) -> dict | None:
         settings = by_flag.get(flag)
         if paths or settings is None or (has_value and not flag.startswith("--")):
             return None
+        if settings.get("action") == "store_true":
+            if has_value:
+                return None
+            values[dest[id(settings)]] = True
+            continue
         if not has_value:
             value = next(rest, None)
             if value is None or value.startswith("-"):
@@ -206,7 +214,8 @@ def _dispatch(args) -> int:
     if args.command == "lint":
         from .lint import main as lint_main
         return lint_main(args.paths, fmt=args.fmt, select=args.select, ignore=args.ignore,
-                         exclude=args.exclude, jobs=args.jobs, config=args.config)
+                         exclude=args.exclude, jobs=args.jobs, config=args.config,
+                         preview=args.preview)
     if args.command == "recipes":
         return _recipes(args)
     if args.command == "explain":
