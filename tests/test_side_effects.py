@@ -527,3 +527,86 @@ def decorated(x):
 def test_a_users_own_decorator_under_tf_function_is_searched():
     assert found(decorated, tf.constant(1.0)) == sorted([
         ("TFD305", line_of("E:wrapper-clock")), ("TFD300", line_of("E:inner-print"))])
+
+
+# -- effects anywhere in the trace: context managers, functions given to calls ----------------
+
+class _Timer:
+    def __init__(self):
+        self.entered = 0
+
+    def __enter__(self):
+        self.entered += 1  # timer-enter
+        return self
+
+    def __exit__(self, *exc):
+        print("left")  # timer-exit
+        return False
+
+
+_timer = _Timer()
+_calls = []
+
+
+def _helper(x):
+    _calls.append("helper")  # given-helper
+    return x + 1.0
+
+
+def _host(x):
+    print("runs on every call, on the host")
+    return x
+
+
+def _generator():
+    print("runs as the dataset is iterated")
+    yield 1
+
+
+def _apply(fn, x):
+    return fn(x)
+
+
+_helpers = {"inc": _helper}
+
+
+@tf.function
+def _with_timer(x):
+    with _timer:
+        x = x * 2.0
+    return x
+
+
+@tf.function
+def _nest_helper(x):
+    return tf.nest.map_structure(_helper, x)
+
+
+@tf.function
+def _apply_helper(x):
+    return _apply(_helper, x)
+
+
+@tf.function
+def _table_helper(x):
+    return _helpers["inc"](x)
+
+
+@tf.function
+def _call_time_functions(x):
+    tf.data.Dataset.from_generator(_generator, output_signature=tf.TensorSpec((), tf.int32))
+    return tf.py_function(_host, [x], tf.float32) + tf.numpy_function(_host, [x], tf.float32)
+
+
+def test_a_context_manager_enter_and_exit_run_while_tracing():
+    assert found(_with_timer, tf.constant(1.0)) == [("TFD300", line_of("timer-exit")),
+                                                    ("TFD303", line_of("timer-enter"))]
+
+
+@pytest.mark.parametrize("fn", [_nest_helper, _apply_helper, _table_helper], ids=lambda f: f.__name__)
+def test_a_function_given_to_a_call_that_runs_it_is_followed(fn):
+    assert found(fn, tf.constant(1.0)) == [("TFD302", line_of("given-helper"))]
+
+
+def test_functions_that_run_per_call_or_per_element_stay_quiet():
+    assert found(_call_time_functions, tf.constant(1.0)) == []
