@@ -610,3 +610,33 @@ def test_a_function_given_to_a_call_that_runs_it_is_followed(fn):
 
 def test_functions_that_run_per_call_or_per_element_stay_quiet():
     assert found(_call_time_functions, tf.constant(1.0)) == []
+
+
+# -- tf.distribute: a loss averaged over one replica's batch -----------------------------------
+
+def test_a_replica_loss_averaged_over_its_own_batch_is_reported(tmp_path):
+    script = tmp_path / "replicas.py"
+    script.write_text(recipebook.get("TFD321").before, encoding="utf-8")
+    report_file = tmp_path / "r.json"
+    proc = run_tfdebug("run", "--report", str(report_file), str(script), cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    found_there = [(d["recipe"], d["code"]) for d in json.loads(report_file.read_text())["diagnostics"]]
+    assert found_there == [("TFD321", "loss = tf.reduce_mean((w * x - 1.0) ** 2)")]
+
+
+def _replica_mean(w, x):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((w * x - 1.0) ** 2)
+    return tape.gradient(loss, [w])
+
+
+def test_one_replica_makes_no_claim():
+    strategy = tf.distribute.OneDeviceStrategy("/cpu:0")
+    with strategy.scope():
+        w = tf.Variable(1.0)
+
+    @tf.function
+    def step(x):
+        return strategy.run(_replica_mean, args=(w, x))
+
+    assert found(step, tf.ones([4])) == []

@@ -27,7 +27,7 @@ class Effect:
     """One trace-time-only effect at a user line."""
 
     # print, input, random, clock, io, global, container, attribute, numpy-state,
-    # training-flag, string-format, tensor-array
+    # training-flag, string-format, tensor-array, replica-mean
     kind: str
     file: str
     line: int
@@ -140,6 +140,8 @@ class _Finder:
             return
         names = qualified_names(node.func, env, value)
         library = any(n.startswith("tensorflow.") for n in names)
+        if library and node.args and isinstance(node.func, ast.Attribute) and node.func.attr == "run":
+            self.replica_loss(resolve(node.func.value, env), resolve(node.args[0], env))
         called = _called_parameters(value) if not library else None
         if not library and not called:
             return
@@ -151,6 +153,34 @@ class _Finder:
         for keyword in node.keywords:
             if keyword.arg is not None and (library or keyword.arg in (called or ())):
                 self.given_function(resolve(keyword.value, env), depth)
+
+    def replica_loss(self, strategy, fn):
+        """``strategy.run(step, ...)`` with several replicas: a loss that ``step`` averages
+        with ``tf.reduce_mean`` over its own replica's batch and then differentiates. The
+        optimizer sums the replicas' gradients, so the update is num_replicas times the
+        gradient of the global mean (``tf.nn.compute_average_loss`` divides by the global
+        batch)."""
+        if not _replicas(strategy) > 1 or not isinstance(fn, types.FunctionType) \
+                or not is_user_function(fn):
+            return
+        node = function_node(fn.__code__)
+        if node is None:
+            return
+        env = Env(fn, None, None, False, [scope_of(node)])
+        means = {}
+        for stmt in ast.walk(node):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+                    and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call):
+                called = qualified_names(stmt.value.func, env, resolve(stmt.value.func, env))
+                if any(n.startswith("tensorflow.") and n.endswith(".reduce_mean") for n in called):
+                    means[stmt.targets[0].id] = stmt
+        for call in ast.walk(node):
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                    and call.func.attr == "gradient" and call.args \
+                    and isinstance(call.args[0], ast.Name) and call.args[0].id in means:
+                stmt = means[call.args[0].id]
+                self.add("replica-mean", stmt, env, f"`{_text(stmt)}` averages over one replica's "
+                         f"batch ({_replicas(strategy)} replicas) before `{_text(call.func)}(...)`")
 
     def given_function(self, value, depth):
         if value is UNRESOLVED or is_tf_function(value):
@@ -259,6 +289,17 @@ class _Finder:
         elif not isinstance(value, type) and \
                 is_user_function(getattr(type(value), "__call__", None)):
             self.function(type(value).__call__, value, depth=depth + 1)
+
+
+def _replicas(strategy) -> int:
+    """``strategy.num_replicas_in_sync`` of a ``tf.distribute.Strategy``, else 0."""
+    module = type(strategy).__module__ or ""
+    if not module.startswith("tensorflow.python.distribute"):
+        return 0
+    try:
+        return int(strategy.num_replicas_in_sync)
+    except Exception:  # noqa: BLE001 - a strategy that cannot say: no claim
+        return 0
 
 
 def _positional_parameters(fn) -> list[str]:
