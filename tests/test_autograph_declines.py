@@ -1,6 +1,5 @@
 """AutoGraph's declines: a tensor `if`/`for` failing in a function AutoGraph ran as plain
 Python is diagnosed as autograph-conversion, at what made AutoGraph decline."""
-import functools
 import inspect
 import time
 

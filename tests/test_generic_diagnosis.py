@@ -345,3 +345,58 @@ def test_escape_store_is_a_store_into_an_object_the_function_did_not_make(tmp_pa
     assert at(14).line == 15    # a global name
     assert at(18).line == 19    # an attribute of self (a parameter)
     assert at(5) is None        # `out = []` is stored nowhere outside
+
+
+# -- a tf.data function is always traced: Python refusing a symbolic tensor there ----------------
+
+def _decode_in_map(line):
+    return tf.strings.to_number(line.decode("utf-8"))  # <- decode
+
+
+def _path_in_map(name):
+    import os
+    return tf.io.read_file(os.path.join("/data", name))  # <- path
+
+
+def _decode_in_function(line):
+    return tf.strings.to_number(line.decode("utf-8"))
+
+
+@pytest.mark.smoke
+@pytest.mark.parametrize("fn, marker", [(_decode_in_map, "<- decode"), (_path_in_map, "<- path")],
+                         ids=["str-method", "os.path"])
+def test_python_refusing_a_symbolic_tensor_in_a_data_function_is_data_pipeline(fn, marker):
+    import inspect
+    exc = raised_by(lambda: tf.data.Dataset.from_tensor_slices(["1", "2"]).map(fn))
+    d = diagnose(exc)
+    assert d is not None and d.generic and d.category == "data-pipeline"
+    lines, first = inspect.getsourcelines(fn)
+    assert d.line == first + next(i for i, t in enumerate(lines) if marker in t)
+
+
+@pytest.mark.smoke
+def test_the_same_refusal_in_a_tf_function_claims_no_data_category():
+    d = diagnose(raised_by(tf.function(_decode_in_function), tf.constant("1")))
+    assert d is not None and d.category != "data-pipeline"
+
+
+def _zeros_of_shape(x):
+    return tf.zeros(x.shape)
+
+
+def _unstack(x):
+    return tf.unstack(x)
+
+
+def _split_by_shape_index(x):
+    return tf.split(x, x.shape[0])
+
+
+@pytest.mark.smoke
+@pytest.mark.parametrize("body, recipe", [(_zeros_of_shape, "TFD171"), (_unstack, "TFD171"),
+                                          (_split_by_shape_index, "TFD121")],
+                         ids=["zeros-of-shape", "unstack", "split-by-shape-index"])
+def test_an_op_refusing_an_unknown_dimension_is_an_unknown_shape(body, recipe):
+    fn = tf.function(body, input_signature=[tf.TensorSpec([None, 4], tf.float32)])
+    d = diagnose(raised_by(fn, tf.ones([2, 4])))
+    assert d is not None and d.recipe is not None and d.recipe.id == recipe

@@ -216,7 +216,8 @@ def distribute_snippets(tmp_path_factory):
     return json.loads(line[len("RESULT"):])
 
 
-DISTRIBUTE = recipebook.by_category("distribute")
+# the explainer's distribute recipes (TFD321, a warning of the side-effect guard, has its own test)
+DISTRIBUTE = [r for r in recipebook.by_category("distribute") if r.errors]
 
 
 def test_there_are_distribute_recipes():

@@ -399,9 +399,16 @@ def test_recipe_snippets(recipe, tmp_path, monkeypatch, capsys):
     for name, snippet, want in (("before", recipe.before, True), ("after", recipe.after, False)):
         path = tmp_path / f"{recipe.id}_{name}.py"
         path.write_text(snippet)
-        with side_effect_guard(action="log") as guard:
-            runpy.run_path(str(path), run_name="__main__")
-        ids = {f.recipe for f in guard.findings}
+        if "set_logical_device_configuration" in snippet:
+            # devices are configured once per process: this snippet runs in its own
+            report_file = tmp_path / f"{name}.json"
+            proc = run_tfdebug("run", "--report", str(report_file), str(path), cwd=str(tmp_path))
+            assert proc.returncode == 0, proc.stderr[-2000:]
+            ids = {d["recipe"] for d in json.loads(report_file.read_text())["diagnostics"]}
+        else:
+            with side_effect_guard(action="log") as guard:
+                runpy.run_path(str(path), run_name="__main__")
+            ids = {f.recipe for f in guard.findings}
         assert (recipe.id in ids) is want, (name, ids)
         if not want:
             assert not ids, ids
@@ -527,3 +534,116 @@ def decorated(x):
 def test_a_users_own_decorator_under_tf_function_is_searched():
     assert found(decorated, tf.constant(1.0)) == sorted([
         ("TFD305", line_of("E:wrapper-clock")), ("TFD300", line_of("E:inner-print"))])
+
+
+# -- effects anywhere in the trace: context managers, functions given to calls ----------------
+
+class _Timer:
+    def __init__(self):
+        self.entered = 0
+
+    def __enter__(self):
+        self.entered += 1  # timer-enter
+        return self
+
+    def __exit__(self, *exc):
+        print("left")  # timer-exit
+        return False
+
+
+_timer = _Timer()
+_calls = []
+
+
+def _helper(x):
+    _calls.append("helper")  # given-helper
+    return x + 1.0
+
+
+def _host(x):
+    print("runs on every call, on the host")
+    return x
+
+
+def _generator():
+    print("runs as the dataset is iterated")
+    yield 1
+
+
+def _apply(fn, x):
+    return fn(x)
+
+
+_helpers = {"inc": _helper}
+
+
+@tf.function
+def _with_timer(x):
+    with _timer:
+        x = x * 2.0
+    return x
+
+
+@tf.function
+def _nest_helper(x):
+    return tf.nest.map_structure(_helper, x)
+
+
+@tf.function
+def _apply_helper(x):
+    return _apply(_helper, x)
+
+
+@tf.function
+def _table_helper(x):
+    return _helpers["inc"](x)
+
+
+@tf.function
+def _call_time_functions(x):
+    tf.data.Dataset.from_generator(_generator, output_signature=tf.TensorSpec((), tf.int32))
+    return tf.py_function(_host, [x], tf.float32) + tf.numpy_function(_host, [x], tf.float32)
+
+
+def test_a_context_manager_enter_and_exit_run_while_tracing():
+    assert found(_with_timer, tf.constant(1.0)) == [("TFD300", line_of("timer-exit")),
+                                                    ("TFD303", line_of("timer-enter"))]
+
+
+@pytest.mark.parametrize("fn", [_nest_helper, _apply_helper, _table_helper], ids=lambda f: f.__name__)
+def test_a_function_given_to_a_call_that_runs_it_is_followed(fn):
+    assert found(fn, tf.constant(1.0)) == [("TFD302", line_of("given-helper"))]
+
+
+def test_functions_that_run_per_call_or_per_element_stay_quiet():
+    assert found(_call_time_functions, tf.constant(1.0)) == []
+
+
+# -- tf.distribute: a loss averaged over one replica's batch -----------------------------------
+
+def test_a_replica_loss_averaged_over_its_own_batch_is_reported(tmp_path):
+    script = tmp_path / "replicas.py"
+    script.write_text(recipebook.get("TFD321").before, encoding="utf-8")
+    report_file = tmp_path / "r.json"
+    proc = run_tfdebug("run", "--report", str(report_file), str(script), cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    found_there = [(d["recipe"], d["code"]) for d in json.loads(report_file.read_text())["diagnostics"]]
+    assert found_there == [("TFD321", "loss = tf.reduce_mean((w * x - 1.0) ** 2)")]
+
+
+def _replica_mean(w, x):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((w * x - 1.0) ** 2)
+    return tape.gradient(loss, [w])
+
+
+def test_one_replica_makes_no_claim():
+    strategy = tf.distribute.OneDeviceStrategy("/cpu:0")
+    with strategy.scope():
+        w = tf.Variable(1.0)
+
+    @tf.function
+    def step(x):
+        return strategy.run(_replica_mean, args=(w, x))
+
+    assert found(step, tf.ones([4])) == []

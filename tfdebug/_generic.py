@@ -52,6 +52,7 @@ _RAISE_SITES = (
 # wrappers in between (dispatch, deprecation, traceback filtering, AutoGraph's converted_call).
 _DECORATORS = ("tensorflow/python/util/", "tensorflow/python/autograph/impl/")
 _DEFAULT_DOCS = "https://www.tensorflow.org/guide/function"
+_TENSOR_CLASS = "tensorflow/python/framework/tensor.py"
 
 
 def _site_category(module: str, function: str, entry: str) -> str | None:
@@ -96,8 +97,25 @@ def _library_stretches(extracted):
             return
 
 
+def _python_call_on_symbolic_tensor(extracted) -> bool:
+    """Python itself (a builtin, a ``str`` method, ``os.path``, NumPy), not TensorFlow, refused
+    a graph tensor: its message names the operand's class (``not 'SymbolicTensor'``,
+    ``'SymbolicTensor' object has no attribute 'decode'``)."""
+    from . import _tf
+
+    site = extracted.raise_site
+    if site is not None and site.module.startswith(("tensorflow/", "keras/")) \
+            and site.module != _TENSOR_CLASS:  # the tensor itself refusing an attribute is Python's
+        return False
+    head = extracted.messages[0][-8192:] if extracted.messages else ""
+    return any(f"'{name}'" in head for name in _tf.symbolic_tensor_type_names())
+
+
 def generic_category(extracted) -> str | None:
     """The category TensorFlow's raise site or the exception class implies, or None."""
+    # A tf.data function is always traced: Python code in it sees symbolic tensors.
+    if "tf.data" in extracted.tags and _python_call_on_symbolic_tensor(extracted):
+        return "data-pipeline"
     for stretch in _library_stretches(extracted):
         entry = _entry(stretch)
         for module, function in stretch:

@@ -35,6 +35,7 @@ RECIPES = {
     "tensor-array": "TFD311",
     "string-format": "TFD310",
     "training-flag": "TFD320",
+    "replica-mean": "TFD321",
 }
 IGNORE_COMMENT = "# tfdebug: ignore"
 
@@ -83,7 +84,7 @@ class side_effect_guard(Scope):
         if isinstance(allow, str):
             allow = (allow,)
         known = set(RECIPES) | set(RECIPES.values()) | {
-            "trace-time-side-effect", "string-format", "keras-training-flag"}
+            "trace-time-side-effect", "string-format", "keras-training-flag", "distribute"}
         unknown = [a for a in allow if a not in known]
         if unknown:
             raise ValueError(f"side_effect_guard(allow=...) got unknown {unknown}; use effect "

@@ -20,9 +20,9 @@ def traced_children(node, env: Env) -> list:
         if taken is not None:
             branch = node.body if taken else node.orelse
             return [node.test] + (branch if isinstance(branch, list) else [branch])
-    elif isinstance(node, ast.Call) and _runs_at_call_time(node, env):
+    elif isinstance(node, ast.Call) and runs_at_call_time(node, env):
         func_arg = node.args[0] if node.args else next(
-            (k.value for k in node.keywords if k.arg == "func"), None)
+            (k.value for k in node.keywords if k.arg in ("func", "generator")), None)
         return [c for c in children if c is not func_arg]
     return children
 
@@ -49,7 +49,9 @@ def _python_truth(test, env: Env) -> bool | None:
     return bool(value) != negate
 
 
-def _runs_at_call_time(node: ast.Call, env: Env) -> bool:
+def runs_at_call_time(node: ast.Call, env: Env) -> bool:
+    """Is ``node`` a ``tf.py_function``/``tf.numpy_function`` call (its function runs per
+    call) or a ``Dataset.from_generator`` (its generator runs per element)?"""
     value = resolve(node.func, env)
     if value is UNRESOLVED:
         return False
@@ -57,9 +59,11 @@ def _runs_at_call_time(node: ast.Call, env: Env) -> bool:
 
 
 def _call_time_wrappers() -> tuple:
-    """TF's public ops that run a Python function on every call (not while tracing)."""
+    """TF's public ops that run a Python function on every call (not while tracing), and
+    ``Dataset.from_generator``, whose generator runs as the dataset is iterated."""
     return _tf_functions("py_function", "numpy_function", "compat.v1.py_func",
-                         "compat.v1.py_function", "compat.v1.numpy_function")
+                         "compat.v1.py_function", "compat.v1.numpy_function",
+                         "data.Dataset.from_generator")
 
 
 def _tf_functions(*paths: str) -> tuple:

@@ -10,7 +10,7 @@ from typing import Callable
 
 from .._source import call_bindings, dropped_update, function_node, parameter_names
 from .._vocab import KERAS_TRACED_METHODS, MUTATORS, TENSOR_ARRAY_UPDATES, UNAMBIGUOUS_MUTATORS
-from .branches import traced_children
+from .branches import runs_at_call_time, traced_children
 from .names import UNRESOLVED, Env, call_kind, qualified_names, resolve, scope_of, static_attr
 from .objects import (closure_values, is_array, is_plain_container, is_tf_function,
                       is_user_function, sublayers, unwrap_library, is_layer, is_trackable,
@@ -27,7 +27,7 @@ class Effect:
     """One trace-time-only effect at a user line."""
 
     # print, input, random, clock, io, global, container, attribute, numpy-state,
-    # training-flag, string-format, tensor-array
+    # training-flag, string-format, tensor-array, replica-mean
     kind: str
     file: str
     line: int
@@ -114,6 +114,81 @@ class _Finder:
             self.call(node, env, depth, in_layer_call)
         elif isinstance(node, ast.Expr):
             self.dropped_update(node, env)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            self.context_managers(node, env, depth)
+
+    def context_managers(self, node, env: Env, depth):
+        """``with timer:``: the user's ``__enter__``/``__exit__`` of an object that exists
+        before the trace run while tracing (a ``with make():`` is a call, followed there)."""
+        for item in node.items:
+            if isinstance(item.context_expr, ast.Call):
+                continue
+            value = resolve(item.context_expr, env)
+            if value is UNRESOLVED or isinstance(value, type):
+                continue
+            for name in ("__enter__", "__exit__", "__aenter__", "__aexit__"):
+                method = getattr(type(value), name, None)
+                if is_user_function(method):
+                    self.function(method, value, depth=depth + 1)
+
+    def function_arguments(self, node: ast.Call, env: Env, value, depth):
+        """User functions given to a call that runs them while tracing: TensorFlow's APIs
+        (``tf.nest.map_structure(fn, x)``, ``tf.map_fn``, ``tf.cond``; not
+        ``tf.py_function``, which runs its function on every call), and a user function
+        whose body calls the parameter it is given (``apply(fn, x)``)."""
+        if runs_at_call_time(node, env):
+            return
+        names = qualified_names(node.func, env, value)
+        library = any(n.startswith("tensorflow.") for n in names)
+        if library and node.args and isinstance(node.func, ast.Attribute) and node.func.attr == "run":
+            self.replica_loss(resolve(node.func.value, env), resolve(node.args[0], env))
+        called = _called_parameters(value) if not library else None
+        if not library and not called:
+            return
+        params = _positional_parameters(value) if called else []
+        for index, arg in enumerate(node.args):
+            if called and not (index < len(params) and params[index] in called):
+                continue
+            self.given_function(resolve(arg, env), depth)
+        for keyword in node.keywords:
+            if keyword.arg is not None and (library or keyword.arg in (called or ())):
+                self.given_function(resolve(keyword.value, env), depth)
+
+    def replica_loss(self, strategy, fn):
+        """``strategy.run(step, ...)`` with several replicas: a loss that ``step`` averages
+        with ``tf.reduce_mean`` over its own replica's batch and then differentiates. The
+        optimizer sums the replicas' gradients, so the update is num_replicas times the
+        gradient of the global mean (``tf.nn.compute_average_loss`` divides by the global
+        batch)."""
+        if not _replicas(strategy) > 1 or not isinstance(fn, types.FunctionType) \
+                or not is_user_function(fn):
+            return
+        node = function_node(fn.__code__)
+        if node is None:
+            return
+        env = Env(fn, None, None, False, [scope_of(node)])
+        means = {}
+        for stmt in ast.walk(node):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+                    and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call):
+                called = qualified_names(stmt.value.func, env, resolve(stmt.value.func, env))
+                if any(n.startswith("tensorflow.") and n.endswith(".reduce_mean") for n in called):
+                    means[stmt.targets[0].id] = stmt
+        for call in ast.walk(node):
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                    and call.func.attr == "gradient" and call.args \
+                    and isinstance(call.args[0], ast.Name) and call.args[0].id in means:
+                stmt = means[call.args[0].id]
+                self.add("replica-mean", stmt, env, f"`{_text(stmt)}` averages over one replica's "
+                         f"batch ({_replicas(strategy)} replicas) before `{_text(call.func)}(...)`")
+
+    def given_function(self, value, depth):
+        if value is UNRESOLVED or is_tf_function(value):
+            return
+        if isinstance(value, types.MethodType):
+            self.function(value.__func__, value.__self__, depth=depth + 1)
+        elif isinstance(value, types.FunctionType):
+            self.function(value, None, depth=depth + 1)
 
     def dropped_update(self, stmt, env: Env):
         """``ta.write(i, x)`` with its result dropped, ``ta`` made by ``tf.TensorArray(...)``."""
@@ -191,6 +266,7 @@ class _Finder:
                     return
         if value is UNRESOLVED:
             return
+        self.function_arguments(node, env, value, depth)
         if is_layer(value):
             if not in_layer_call and not _passes_training(node):
                 sensitive = training_sensitive(value)
@@ -213,6 +289,38 @@ class _Finder:
         elif not isinstance(value, type) and \
                 is_user_function(getattr(type(value), "__call__", None)):
             self.function(type(value).__call__, value, depth=depth + 1)
+
+
+def _replicas(strategy) -> int:
+    """``strategy.num_replicas_in_sync`` of a ``tf.distribute.Strategy``, else 0."""
+    module = type(strategy).__module__ or ""
+    if not module.startswith("tensorflow.python.distribute"):
+        return 0
+    try:
+        return int(strategy.num_replicas_in_sync)
+    except Exception:  # noqa: BLE001 - a strategy that cannot say: no claim
+        return 0
+
+
+def _positional_parameters(fn) -> list[str]:
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return []
+    names = list(code.co_varnames[:code.co_argcount])
+    return names[1:] if isinstance(fn, types.MethodType) else names
+
+
+def _called_parameters(fn) -> set[str]:
+    """The parameters of the user function ``fn`` its own body calls (``fn(x)``)."""
+    fn = getattr(fn, "__func__", fn)
+    if not isinstance(fn, types.FunctionType) or not is_user_function(fn):
+        return set()
+    node = function_node(fn.__code__)
+    if node is None:
+        return set()
+    params = set(parameter_names(node))
+    return {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name) and n.func.id in params}
 
 
 def _is_tensor_array(names) -> bool:

@@ -153,6 +153,14 @@ def resolve(expr, env: Env):
         if owner is UNRESOLVED:
             return UNRESOLVED
         return static_attr(owner, expr.attr)
+    if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant):
+        # ``table["relu"]``: an item of a plain container that exists before the trace
+        owner = resolve(expr.value, env)
+        if type(owner) in (dict, list, tuple):
+            try:
+                return owner[expr.slice.value]
+            except (KeyError, IndexError, TypeError):
+                return UNRESOLVED
     return UNRESOLVED
 
 

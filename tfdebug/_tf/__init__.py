@@ -16,7 +16,7 @@ from .conversion import (Decline, declined_function, record_declines, recorded_d
 from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eagerly,
                     inside_function, set_data_debug_mode, set_functions_run_eagerly)
 from .formatting import (add_tensor_format_hook, is_symbolic, remove_tensor_format_hook,
-                         tensor_format_hooked)
+                         symbolic_tensor_type_names, tensor_format_hooked)
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
 from .locations import (failed_function_call, graph_error_locations, leaked_graph_tensor,
                         op_creation_stack, refused_tensor_origin, traced_user_location)
@@ -40,7 +40,7 @@ __all__ = [
     "leaked_graph_tensor",
     "mapped_location", "op_creation_stack", "redirect_trace_caches", "refused_tensor_origin",
     "remove_tensor_format_hook", "restore_trace_caches", "set_data_debug_mode",
-    "set_functions_run_eagerly", "tensor_format_hooked", "tf_function_key", "tf_version",
+    "set_functions_run_eagerly", "symbolic_tensor_type_names", "tensor_format_hooked", "tf_function_key", "tf_version",
     "trace_caches_redirected", "trace_hook_available", "trace_hook_installed",
     "trace_parameters", "trace_scope", "trace_uses_xla", "traced_python_function",
     "traced_target", "traced_user_location", "uninstall_layer_call_hook",

@@ -30,7 +30,6 @@ _PASS_THROUGH = {
     os.path.join("tensorflow", "python", "eager", "polymorphic_function", "tf_method_target.py"): {"call"},
     "functools.py": {"wrapper", "__call__"},
 }
-_KINDS = ("construct", "no-source", "do-not-convert", "never-converted", "error")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,8 +52,8 @@ class Decline:
 
 # -- the frames of a traceback -------------------------------------------------------------
 
-def _is_lib(filename: str, table=_PASS_THROUGH) -> set | None:
-    for tail, names in table.items():
+def _is_lib(filename: str) -> set | None:
+    for tail, names in _PASS_THROUGH.items():
         if filename.endswith(os.sep + tail) or filename == tail:
             return names
     return None

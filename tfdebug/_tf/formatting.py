@@ -21,6 +21,12 @@ def is_symbolic(value) -> bool:
         return False
 
 
+def symbolic_tensor_type_names() -> tuple[str, ...]:
+    """The class names Python's own messages give a graph tensor (``'SymbolicTensor'``)."""
+    cls = _symbolic_tensor_class()
+    return (cls.__name__,) if cls is not None else ()
+
+
 def _symbolic_tensor_class():
     try:
         from tensorflow.python.framework.ops import SymbolicTensor  # TF >= 2.14
