@@ -3,15 +3,15 @@
 One tf.function retraces on every call (a new input length each time: a retrace storm).
 The logger's own work per trace (its subscriber: classify the trace, compare it with the
 function's earlier traces, keep it) is timed around each trace, in one run. It must not
-grow with the number of earlier traces. Printed side by side: the median and the 10-90 %
-spread of the logger's time over the first traces and over the last ones, their ratio, and
-the whole trace time (TensorFlow's own work included) at both ends.
+grow with the number of earlier traces. Printed side by side: the median and its 95 %
+interval of the logger's time over the first traces and over the last ones, their ratio
+(trace by trace, with its interval), the A/A line (the next window of early traces against
+the first) for the noise, and the whole trace time (TensorFlow's own work included).
 
     python benchmarks/bench_trace_history.py [--traces 5000] [--window 100]
 """
 import argparse
 import os
-import statistics
 import time
 import warnings
 
@@ -20,6 +20,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import tensorflow as tf  # noqa: E402
 
 import tfdebug  # noqa: E402
+from _harness import fmt_ratio, fmt_time, median_interval  # noqa: E402
 
 
 def _timed(fn, sink):
@@ -55,10 +56,8 @@ def storm(traces: int):
     return own, whole
 
 
-def _spread(values) -> str:
-    deciles = statistics.quantiles(values, n=10)
-    return (f"{statistics.median(values) * 1000:7.3f} ms "
-            f"[{deciles[0] * 1000:.3f}-{deciles[-1] * 1000:.3f}]")
+def _ratio(values, base) -> str:
+    return fmt_ratio(median_interval([v / b for v, b in zip(values, base)]))
 
 
 def main() -> None:
@@ -69,14 +68,17 @@ def main() -> None:
     own, whole = storm(args.traces)
     w = args.window
     first, last = slice(1, 1 + w), slice(args.traces - w, args.traces)  # retraces at both ends
-    print(f"{args.traces} traces of one function; median [p10-p90] over {w} traces")
-    print(f"{'':28}{'traces 2-' + str(w + 1):>28}{f'traces {args.traces - w + 1}-{args.traces}':>30}")
-    print(f"{'logger work per trace':28}{_spread(own[first]):>28}{_spread(own[last]):>30}")
-    print(f"{'whole trace (TF + logger)':28}{_spread(whole[first]):>28}{_spread(whole[last]):>30}")
+    early = slice(1 + w, 1 + 2 * w)  # A/A: early traces against early traces
+    print(f"{args.traces} traces of one function; median [95 % interval] over {w} traces")
+    print(f"{'':28}{'traces 2-' + str(w + 1):>30}{f'traces {args.traces - w + 1}-{args.traces}':>30}")
+    print(f"{'logger work per trace':28}{fmt_time(median_interval(own[first])):>30}"
+          f"{fmt_time(median_interval(own[last])):>30}")
+    print(f"{'whole trace (TF + logger)':28}{fmt_time(median_interval(whole[first])):>30}"
+          f"{fmt_time(median_interval(whole[last])):>30}")
     print(f"trace 1: logger {own[0] * 1000:.3f} ms; trace {args.traces}: logger "
           f"{own[-1] * 1000:.3f} ms")
-    ratio = statistics.median(own[last]) / statistics.median(own[first])
-    print(f"logger work, last / first: {ratio:.2f}x (constant per trace: ~1.0)")
+    print(f"logger work, last / first: {_ratio(own[last], own[first])} (constant per trace: ~1.0)")
+    print(f"A/A, traces {w + 2}-{2 * w + 1} / first: {_ratio(own[early], own[first])} (noise)")
 
 
 if __name__ == "__main__":
