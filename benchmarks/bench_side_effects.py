@@ -4,6 +4,8 @@
    vs. a twin never traced there, both called after the scope exited (target <= 1.02).
 2. An already-traced function called inside ``side_effect_guard()`` vs. outside
    (target <= 1.02): the guard works at trace time only.
+3. An already-traced tiny function that never prints, called inside ``print_to_tfprint()``
+   vs. outside (target <= 1.02): it keeps its trace, only functions that print retrace.
 
 Each comparison interleaved in one run: the median ratio with its 95 % interval, and the
 A/A line (the baseline against itself) for the noise.
@@ -63,6 +65,22 @@ def main() -> None:
     result = compare({"outside guard": lambda: per_call(guarded, x, args.calls),
                       "inside guard": in_guard}, rounds=args.rounds)
     show(f"2. per call inside side_effect_guard() ({args.calls} calls a sample)", result,
+         target=1.02)
+
+    @tf.function
+    def tiny(v):
+        return v + 1.0
+
+    scalar = tf.constant(1.0)
+    tiny(scalar)
+
+    def in_print_scope():
+        with tfdebug.print_to_tfprint():
+            return per_call(tiny, scalar, args.calls)
+
+    result = compare({"outside": lambda: per_call(tiny, scalar, args.calls),
+                      "inside print_to_tfprint": in_print_scope}, rounds=args.rounds)
+    show(f"3. per call of a tiny function without print ({args.calls} calls a sample)", result,
          target=1.02)
 
 
