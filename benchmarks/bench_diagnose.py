@@ -1,30 +1,73 @@
-"""How fast is error diagnosis, and what does ``import tfdebug`` cost after TensorFlow?
+"""How fast is error diagnosis, first in a process and warm, and what does ``import tfdebug``
+cost after TensorFlow?
 
-Prints, measured in this one run:
-  - the median time of ``diagnose(exc)`` over several real TensorFlow errors, one of them
-    known to no recipe (generic diagnosis; recipes loaded, sources linted once; target <= 10 ms);
-  - the extra time of ``import tfdebug`` in a fresh interpreter that has already imported
-    tensorflow (median of a few fresh processes; target <= 30 ms).
+Printed, each as a median with its 95 % interval:
+  - the first diagnosis in a fresh process (``import tensorflow, tfdebug``, tfdebug's
+    diagnosis loaded as ``tfdebug run``, ``install()`` and ``explain()`` have it, a real
+    error raised, then ``tfdebug.diagnose(exc)`` timed: recipes, lazy imports on the error
+    path and all; target <= 10 ms), for an error a recipe knows and one no recipe knows
+    (generic diagnosis), with the second diagnosis in that process for comparison;
+  - warm ``diagnose(exc)`` over several real errors in this process (target <= 10 ms);
+  - ``import tfdebug`` after ``import tensorflow`` in fresh interpreters (target <= 30 ms).
 
-Usage: python benchmarks/bench_diagnose.py [--repeat N]
+Usage: python benchmarks/bench_diagnose.py [--repeat N] [--processes N]
 """
 from __future__ import annotations
 
 import argparse
 import os
-import statistics
-import subprocess
 import sys
 import time
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
+from _harness import PYTHON, ROUNDS, fmt_time, median_interval, quiet_env, reported_seconds  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
 _IMPORT_PROBE = (
     "import time, tensorflow\n"
     "t = time.perf_counter()\n"
-    "import tfdebug\n"
+    "{what}\n"
     "print(time.perf_counter() - t)\n"
 )
+
+# A fresh process: the error raised first (TensorFlow's own work is not tfdebug's), then the
+# first and the second diagnosis timed.
+_FIRST_PROBE = """\
+import time, warnings
+import tensorflow as tf
+import tfdebug
+tfdebug.diagnose  # loaded, as tfdebug run, install() and explain() have it; nothing run yet
+warnings.simplefilter("ignore")
+
+@tf.function
+def truthy(x):
+    if x:
+        return x
+    return -x
+
+@tf.function
+def tensor_array():  # no recipe: a generic diagnosis
+    ta = tf.TensorArray(tf.float32, size=2).write(0, [1.0, 2.0])
+    return ta.write(1, [1.0, 2.0, 3.0]).stack()
+
+errors = []
+for fn, args in ((truthy, (tf.constant(1),)), (tensor_array, ())):
+    try:
+        fn(*args)
+    except Exception as exc:
+        errors.append(exc)
+exc = errors[{index}]
+t = time.perf_counter()
+found = tfdebug.diagnose(exc)
+first = time.perf_counter() - t
+assert found is not None
+t = time.perf_counter()
+tfdebug.diagnose(exc)
+print(time.perf_counter() - t)  # warm: the second diagnosis of the same error
+print(first)
+"""
 
 
 def _errors():
@@ -75,7 +118,8 @@ def _errors():
     return errors
 
 
-def bench_diagnose(repeat: int) -> tuple[float, int]:
+def bench_warm(repeat: int):
+    """Per-diagnosis seconds, warm (recipes loaded, sources parsed once), and the kinds."""
     from tfdebug import recipebook
     from tfdebug.diagnose import diagnose
 
@@ -89,49 +133,59 @@ def bench_diagnose(repeat: int) -> tuple[float, int]:
             start = time.perf_counter()
             diagnose(exc)
             times.append(time.perf_counter() - start)
-    return statistics.median(times), len(errors)
+    return times, len(errors)
 
 
-def bench_import(runs: int) -> tuple[float, list[tuple[int, str]]]:
-    """Median seconds of ``import tfdebug`` after tensorflow, and the slowest tfdebug modules.
+def bench_first(processes: int) -> dict[str, tuple[list[float], list[float]]]:
+    """(first, warm) seconds per fresh process, for a recipe's error and a generic one,
+    the two kinds alternating process by process."""
+    env = quiet_env()
+    samples = {"recipe (TFD101)": ([], []), "generic (no recipe)": ([], [])}
+    for index in (0, 1):  # warm-up: bytecode written, files in the page cache
+        reported_seconds([PYTHON, "-c", _FIRST_PROBE.format(index=index)], env=env, cwd=ROOT)
+    for run in range(processes):
+        for index, name in (((0, "recipe (TFD101)"), (1, "generic (no recipe)"))
+                            if run % 2 == 0 else ((1, "generic (no recipe)"), (0, "recipe (TFD101)"))):
+            out = _run_probe(_FIRST_PROBE.format(index=index), env)
+            samples[name][0].append(out[1])
+            samples[name][1].append(out[0])
+    return samples
 
-    Bytecode is cached (in a private pycache folder, after one warm-up run) as it is for an
-    installed package; compiling sources on every import is not what users pay.
-    """
-    import tempfile
 
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env.update(TF_CPP_MIN_LOG_LEVEL="3", PYTHONPYCACHEPREFIX=tempfile.mkdtemp(prefix="tfdebug-pyc-"))
-    samples, slowest = [], {}
-    for run in range(runs + 1):
-        proc = subprocess.run([sys.executable, "-X", "importtime", "-c", _IMPORT_PROBE],
-                              capture_output=True, text=True, env=env, cwd=root, check=True)
-        if run == 0:
-            continue  # warm-up: writes the bytecode
-        samples.append(float(proc.stdout.strip().splitlines()[-1]))
-        for line in proc.stderr.splitlines():
-            parts = [p.strip() for p in line.split("|")]
-            if len(parts) == 3 and parts[2].startswith("tfdebug"):
-                own = int(parts[0].rsplit(" ", 1)[-1])
-                slowest[parts[2]] = min(own, slowest.get(parts[2], own))
-    top = sorted(((us, name) for name, us in slowest.items()), reverse=True)[:4]
-    return statistics.median(samples), top
+def _run_probe(code: str, env: dict) -> list[float]:
+    import subprocess
+
+    proc = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, env=env,
+                          cwd=ROOT)
+    if proc.returncode != 0:
+        raise SystemExit(f"the probe failed:\n{proc.stderr[-2000:]}")
+    return [float(line) for line in proc.stdout.split()[-2:]]
+
+
+def bench_import(runs: int) -> list[float]:
+    env = quiet_env()
+    return [reported_seconds([PYTHON, "-c", _IMPORT_PROBE.format(what="import tfdebug")],
+                             env=env, cwd=ROOT) for _ in range(runs)]
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20, help="diagnoses per error (default 20)")
-    parser.add_argument("--import-runs", type=int, default=3, help="fresh interpreters (default 3)")
+    parser.add_argument("--processes", type=int, default=ROUNDS,
+                        help=f"fresh processes per kind of error (default {ROUNDS})")
+    parser.add_argument("--import-runs", type=int, default=ROUNDS)
     args = parser.parse_args(argv)
-    median, kinds = bench_diagnose(args.repeat)
-    print(f"diagnose: median {median * 1000:.2f} ms over {kinds} kinds of error x {args.repeat} "
-          f"(target <= 10 ms)")
-    cost, top = bench_import(args.import_runs)
-    print(f"import tfdebug after tensorflow: median {cost * 1000:.1f} ms over {args.import_runs} "
-          f"fresh processes (target <= 30 ms)")
-    print("  slowest tfdebug modules (own time): "
-          + ", ".join(f"{name} {us / 1000:.1f} ms" for us, name in top))
+    print(f"first diagnosis in a fresh process, {args.processes} processes per kind "
+          "(median [95 % interval]; target <= 10 ms)")
+    for name, (first, warm) in bench_first(args.processes).items():
+        print(f"  {name:20} first {fmt_time(median_interval(first)):>26}   "
+              f"then warm {fmt_time(median_interval(warm))}")
+    times, kinds = bench_warm(args.repeat)
+    print(f"warm diagnose(), {kinds} kinds of error x {args.repeat}: "
+          f"{fmt_time(median_interval(times))} (target <= 10 ms)")
+    cost = bench_import(args.import_runs)
+    print(f"import tfdebug after tensorflow, {args.import_runs} fresh processes: "
+          f"{fmt_time(median_interval(cost))} (target <= 30 ms)")
     return 0
 
 

@@ -4,13 +4,16 @@
    vs. a twin never traced there, both called after the scope exited (target <= 1.02).
 2. An already-traced function called inside ``side_effect_guard()`` vs. outside
    (target <= 1.02): the guard works at trace time only.
+3. An already-traced tiny function that never prints, called inside ``print_to_tfprint()``
+   vs. outside (target <= 1.02): it keeps its trace, only functions that print retrace.
 
-Samples are interleaved in one run; the ratio of medians is printed.
+Each comparison interleaved in one run: the median ratio with its 95 % interval, and the
+A/A line (the baseline against itself) for the noise.
 
-    python benchmarks/bench_side_effects.py
+    python benchmarks/bench_side_effects.py [--calls 300] [--rounds 21]
 """
+import argparse
 import os
-import statistics
 import time
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -18,8 +21,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import tensorflow as tf  # noqa: E402
 
 import tfdebug  # noqa: E402
-
-CALLS, ROUNDS = 300, 20
+from _harness import ROUNDS, compare, show  # noqa: E402
 
 
 def make_step():
@@ -30,18 +32,18 @@ def make_step():
     return step
 
 
-def per_call(fn, x) -> float:
+def per_call(fn, x, calls: int) -> float:
     start = time.perf_counter()
-    for _ in range(CALLS):
+    for _ in range(calls):
         fn(x)
-    return (time.perf_counter() - start) / CALLS
-
-
-def ratio(a, b) -> float:
-    return statistics.median(a) / statistics.median(b)
+    return (time.perf_counter() - start) / calls
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=ROUNDS)
+    args = parser.parse_args()
     x = tf.random.normal([16, 16])
     traced_in_scope, never_in_scope = make_step(), make_step()
     with tfdebug.print_to_tfprint():
@@ -51,28 +53,35 @@ def main() -> None:
     guarded = make_step()
     guarded(x)
 
-    samples = {"after print_to_tfprint": [], "never in scope": [],
-               "inside guard": [], "outside guard": []}
-    def measure_guarded():
+    def in_guard():
         with tfdebug.side_effect_guard(action="log"):
-            samples["inside guard"].append(per_call(guarded, x))
+            return per_call(guarded, x, args.calls)
 
-    measures = [lambda: samples["after print_to_tfprint"].append(per_call(traced_in_scope, x)),
-                lambda: samples["never in scope"].append(per_call(never_in_scope, x)),
-                lambda: samples["outside guard"].append(per_call(guarded, x)),
-                measure_guarded]
-    for round_ in range(ROUNDS):
-        # Alternate the order each round: on a busy machine the position in a round matters.
-        for measure in (measures if round_ % 2 == 0 else measures[::-1]):
-            measure()
+    result = compare({"never in scope": lambda: per_call(never_in_scope, x, args.calls),
+                      "after print_to_tfprint": lambda: per_call(traced_in_scope, x, args.calls)},
+                     rounds=args.rounds)
+    show(f"1. per call after print_to_tfprint() exited ({args.calls} calls a sample)", result,
+         target=1.02)
+    result = compare({"outside guard": lambda: per_call(guarded, x, args.calls),
+                      "inside guard": in_guard}, rounds=args.rounds)
+    show(f"2. per call inside side_effect_guard() ({args.calls} calls a sample)", result,
+         target=1.02)
 
-    for name, values in samples.items():
-        print(f"{name:>24}: {statistics.median(values) * 1e6:8.1f} us/call")
-    print(f"print_to_tfprint() after exit / never traced there: "
-          f"{ratio(samples['after print_to_tfprint'], samples['never in scope']):.3f} "
-          f"(target <= 1.02)")
-    print(f"inside side_effect_guard() / outside:                "
-          f"{ratio(samples['inside guard'], samples['outside guard']):.3f} (target <= 1.02)")
+    @tf.function
+    def tiny(v):
+        return v + 1.0
+
+    scalar = tf.constant(1.0)
+    tiny(scalar)
+
+    def in_print_scope():
+        with tfdebug.print_to_tfprint():
+            return per_call(tiny, scalar, args.calls)
+
+    result = compare({"outside": lambda: per_call(tiny, scalar, args.calls),
+                      "inside print_to_tfprint": in_print_scope}, rounds=args.rounds)
+    show(f"3. per call of a tiny function without print ({args.calls} calls a sample)", result,
+         target=1.02)
 
 
 if __name__ == "__main__":

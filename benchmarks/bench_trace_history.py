@@ -3,9 +3,10 @@
 One tf.function retraces on every call (a new input length each time: a retrace storm).
 The logger's own work per trace (its subscriber: classify the trace, compare it with the
 function's earlier traces, keep it) is timed around each trace, in one run. It must not
-grow with the number of earlier traces. Printed side by side: the median and the 10-90 %
-spread of the logger's time over the first traces and over the last ones, their ratio, and
-the whole trace time (TensorFlow's own work included) at both ends. A control line: a fresh
+grow with the number of earlier traces. Printed side by side: the median and its 95 %
+interval of the logger's time over the first traces and over the last ones, their ratios
+(trace by trace, with an interval), an A/A line (the next window of early traces against the
+first) for the noise, and the whole trace time (TensorFlow's own work included). A control line: a fresh
 function retraced a few more times than the logger's comparison window (RECENT_SIGNATURES)
 plus one window, right after the storm, in the same process (the same heap, the same machine
 load, a short history): if the logger's work depended on history, the storm's last traces
@@ -15,7 +16,6 @@ would cost more than the control's last ones.
 """
 import argparse
 import os
-import statistics
 import time
 import warnings
 
@@ -25,6 +25,7 @@ import tensorflow as tf  # noqa: E402
 
 import tfdebug  # noqa: E402
 from tfdebug import trace_log  # noqa: E402
+from _harness import fmt_ratio, fmt_time, median_interval  # noqa: E402
 
 
 def _timed(fn, sink):
@@ -66,10 +67,12 @@ def storm(traces: int, control: int):
     return own, whole
 
 
-def _spread(values) -> str:
-    deciles = statistics.quantiles(values, n=10)
-    return (f"{statistics.median(values) * 1000:7.3f} ms "
-            f"[{deciles[0] * 1000:.3f}-{deciles[-1] * 1000:.3f}]")
+def _ratio(values, base) -> str:
+    return fmt_ratio(median_interval([v / b for v, b in zip(values, base)]))
+
+
+def _median(values) -> str:
+    return fmt_time(median_interval(values))
 
 
 def main() -> None:
@@ -82,21 +85,20 @@ def main() -> None:
     own, whole = storm(args.traces, control)
     first, last = slice(1, 1 + w), slice(args.traces - w, args.traces)  # retraces at both ends
     fresh = slice(args.traces + control - w, args.traces + control)
-    print(f"{args.traces} traces of one function; median [p10-p90] over {w} traces")
-    print(f"{'':28}{'traces 2-' + str(w + 1):>28}{f'traces {args.traces - w + 1}-{args.traces}':>30}")
-    print(f"{'logger work per trace':28}{_spread(own[first]):>28}{_spread(own[last]):>30}")
-    print(f"{'whole trace (TF + logger)':28}{_spread(whole[first]):>28}{_spread(whole[last]):>30}")
-    print(f"control, after the storm: traces {control - w + 1}-{control} of a fresh function: logger "
-          f"{_spread(own[fresh]).strip()}, whole trace {_spread(whole[fresh]).strip()}")
+    early = slice(1 + w, 1 + 2 * w)  # A/A: early traces against early traces
+    print(f"{args.traces} traces of one function; median [95 % interval] over {w} traces")
+    print(f"{'':28}{'traces 2-' + str(w + 1):>30}{f'traces {args.traces - w + 1}-{args.traces}':>30}")
+    print(f"{'logger work per trace':28}{_median(own[first]):>30}{_median(own[last]):>30}")
+    print(f"{'whole trace (TF + logger)':28}{_median(whole[first]):>30}{_median(whole[last]):>30}")
+    print(f"control, after the storm: traces {control - w + 1}-{control} of a fresh function: "
+          f"logger {_median(own[fresh]).strip()}, whole trace {_median(whole[fresh]).strip()}")
     print(f"trace 1: logger {own[0] * 1000:.3f} ms; trace {args.traces}: logger "
           f"{own[args.traces - 1] * 1000:.3f} ms")
-    ratio = statistics.median(own[last]) / statistics.median(own[fresh])
     print(f"logger work, storm's last traces / control's (same heap, short history): "
-          f"{ratio:.2f}x (independent of history: ~1.0)")
-    ratio = statistics.median(own[last]) / statistics.median(own[first])
-    print(f"logger work, storm's last traces / its first: {ratio:.2f}x (includes the process "
-          f"growing: TensorFlow keeps every traced graph)")
-
+          f"{_ratio(own[last], own[fresh])} (independent of history: ~1.0)")
+    print(f"logger work, storm's last traces / its first: {_ratio(own[last], own[first])} "
+          f"(includes the process growing: TensorFlow keeps every traced graph)")
+    print(f"A/A, traces {w + 2}-{2 * w + 1} / first: {_ratio(own[early], own[first])} (noise)")
 
 if __name__ == "__main__":
     main()

@@ -6,13 +6,13 @@
     describes the signature, finds the call site and snapshots captured values once per
     trace (target <= 1.10).
 
-Both sides are measured interleaved, in one run; the ratios of medians are printed.
+Both sides are measured interleaved, in one run: the median ratio with its 95 % interval,
+and the A/A line (the baseline against itself) for the noise.
 
-    python benchmarks/bench_trace_log.py [--calls 300] [--rounds 15] [--traces 7]
+    python benchmarks/bench_trace_log.py [--calls 300] [--rounds 21] [--traces 21]
 """
 import argparse
 import os
-import statistics
 import time
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -21,6 +21,7 @@ import keras  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
 import tfdebug  # noqa: E402
+from _harness import ROUNDS, compare, show  # noqa: E402
 
 
 @tf.function
@@ -35,19 +36,16 @@ def per_call(x, calls: int) -> float:
     return (time.perf_counter() - start) / calls
 
 
-def bench_calls(calls: int, rounds: int) -> tuple[float, float]:
+def bench_calls(calls: int, rounds: int):
     x = tf.random.normal([16, 16])
     step(x)  # traced once, before any logger
-    outside, inside = [], []
-    for i in range(rounds):
-        # ABBA order: a machine that speeds up or slows down during the run favours neither
-        for inside_first in ((False, True) if i % 2 else (True, False)):
-            if inside_first:
-                with tfdebug.trace_logger():
-                    inside.append(per_call(x, calls))
-            else:
-                outside.append(per_call(x, calls))
-    return statistics.median(outside), statistics.median(inside)
+
+    def inside():
+        with tfdebug.trace_logger():
+            return per_call(x, calls)
+
+    return compare({"outside trace_logger()": lambda: per_call(x, calls),
+                    "inside trace_logger()": inside}, rounds=rounds)
 
 
 def build_training_step():
@@ -76,39 +74,29 @@ def trace_time(train_step, specs) -> float:
     return time.perf_counter() - start
 
 
-def bench_tracing(traces: int) -> tuple[float, float]:
+def bench_tracing(traces: int):
     train_step = build_training_step()
     specs = (tf.TensorSpec([32, 64], tf.float32), tf.TensorSpec([32], tf.int32))
     trace_time(train_step, specs)  # warm up Keras and TF's own caches
-    without, with_logger = [], []
-    for i in range(traces):
-        for logged in ((False, True) if i % 2 else (True, False)):
-            if logged:
-                with tfdebug.trace_logger(warn_after=None):
-                    with_logger.append(trace_time(train_step, specs))
-            else:
-                without.append(trace_time(train_step, specs))
-    return statistics.median(without), statistics.median(with_logger)
+
+    def logged():
+        with tfdebug.trace_logger(warn_after=None):
+            return trace_time(train_step, specs)
+
+    return compare({"without the logger": lambda: trace_time(train_step, specs),
+                    "with the logger": logged}, rounds=traces)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=300)
-    parser.add_argument("--rounds", type=int, default=20)
-    parser.add_argument("--traces", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=ROUNDS)
+    parser.add_argument("--traces", type=int, default=ROUNDS)
     args = parser.parse_args()
-
-    outside, inside = bench_calls(args.calls, args.rounds)
-    print(f"(a) per-call time of a traced tf.function, median of {args.rounds} rounds x "
-          f"{args.calls} calls")
-    print(f"    outside trace_logger(): {outside * 1e6:8.1f} us")
-    print(f"    inside trace_logger():  {inside * 1e6:8.1f} us   ratio {inside / outside:.3f} "
-          f"(target <= 1.02)")
-    without, with_logger = bench_tracing(args.traces)
-    print(f"(b) tracing a 20-layer Keras training step, median of {args.traces} traces")
-    print(f"    without the logger: {without * 1e3:8.1f} ms")
-    print(f"    with the logger:    {with_logger * 1e3:8.1f} ms   ratio {with_logger / without:.3f} "
-          f"(target <= 1.10)")
+    show(f"(a) per call of a traced tf.function ({args.calls} calls a sample)",
+         bench_calls(args.calls, args.rounds), target=1.02)
+    show("(b) tracing a 20-layer Keras training step (one trace a sample)",
+         bench_tracing(args.traces), target=1.10, unit="ms")
 
 
 if __name__ == "__main__":

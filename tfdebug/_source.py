@@ -38,15 +38,16 @@ def module_tree(filename: str | None) -> ast.AST | None:
     if not lines:
         return None
     key = hash(tuple(lines))
-    cached = _tree_cache.get(filename)
+    cached = _tree_cache.pop(filename, None)
     if cached is not None and cached[0] == key:
+        _tree_cache[filename] = cached  # the most recently used last: evicted last
         return cached[1]
     try:
         tree = ast.parse("".join(lines), filename)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         tree = None
-    if len(_tree_cache) > _CACHE_FILES:
-        _tree_cache.clear()
+    while len(_tree_cache) >= _CACHE_FILES:  # least recently used first: a module in use
+        _tree_cache.pop(next(iter(_tree_cache)), None)  # keeps its tree and its indexes
     _tree_cache[filename] = (key, tree)
     return tree
 
@@ -64,25 +65,36 @@ def function_node(code: types.CodeType) -> ast.AST | None:
 
 
 def _find_node(tree: ast.AST, code: types.CodeType) -> ast.AST | None:
-    want_lambda = code.co_name == "<lambda>"
     arg_names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
-    candidates = []
-    for node in ast.walk(tree):
-        if want_lambda and isinstance(node, ast.Lambda):
-            first = node.lineno
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-                and node.name == code.co_name:
-            first = min([d.lineno for d in node.decorator_list] + [node.lineno])
-        else:
-            continue
-        if first == code.co_firstlineno or node.lineno == code.co_firstlineno:
-            candidates.append(node)
+    candidates = _definitions(tree).get((code.co_name, code.co_firstlineno), [])
     if len(candidates) > 1:  # several lambdas on one line: match the parameter names
         named = [n for n in candidates
                  if tuple(a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs)
                  == tuple(arg_names)]
         candidates = named or candidates
     return candidates[0] if candidates else None
+
+
+def _definitions(tree: ast.AST) -> dict[tuple[str, int], list[ast.AST]]:
+    """{(name, first line): defs} of a module, built in one walk and kept on the tree: each
+    function's look-up costs the same in a module of 1 or of 1,000 functions. A def is
+    found by its ``def`` line and by its first decorator's (what ``co_firstlineno`` says
+    depends on the Python version); lambdas are named ``<lambda>``."""
+    found = getattr(tree, "_tfdebug_definitions", None)
+    if found is None:
+        found = {}
+        for node in ast.walk(tree):  # breadth first: the outermost of equal keys first
+            if isinstance(node, ast.Lambda):
+                keys = {("<lambda>", node.lineno)}
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                first = min([d.lineno for d in node.decorator_list] + [node.lineno])
+                keys = {(node.name, first), (node.name, node.lineno)}
+            else:
+                continue
+            for key in keys:
+                found.setdefault(key, []).append(node)
+        tree._tfdebug_definitions = found
+    return found
 
 
 # -- where a line sits ---------------------------------------------------------------------

@@ -60,8 +60,9 @@ def _user_frame(frame):
 class print_to_tfprint(Scope):
     """Inside the scope, ``print(...)`` in traced code prints on every call with runtime
     values (as ``tf.print``, honouring ``sep``, ``end`` and ``file=sys.stdout/stderr``);
-    plain eager code prints as usual. Functions traced inside use a private trace cache,
-    so after the scope they print nothing and run at full speed.
+    plain eager code prints as usual. Functions that call ``print`` (in their code or in
+    what they call) are traced afresh inside, into a private trace cache, so after the
+    scope they print nothing and run at full speed; the others keep their traces.
 
     The switch is process-wide (it replaces ``builtins.print`` while active); datasets
     built inside the scope keep their prints, as their graphs are built once.
@@ -81,7 +82,7 @@ class print_to_tfprint(Scope):
     def _enter(self):
         _acquire()
         try:
-            _tf.redirect_trace_caches()
+            _tf.redirect_trace_caches(select=_prints)
         except BaseException:
             _release()
             raise
@@ -89,6 +90,29 @@ class print_to_tfprint(Scope):
 
     def _exit(self, token, exc) -> None:
         run_all(_tf.restore_trace_caches, _release)
+
+
+def _prints(tracing_options) -> bool:
+    """Must this tf.function trace afresh in the scope? When its code or what it calls
+    (the user functions the side-effect guard's reading of the source reaches) calls
+    ``print``, or when one of their sources cannot be read (unknown: it retraces, as every
+    function once did). The others keep their traces and cost nothing more per call."""
+    from ._effects.finder import reached
+    from ._source import function_node
+
+    fn, instance, _kind = _tf.traced_target(tracing_options)
+    codes = reached(fn, instance) if fn is not None else []
+    if not codes:  # no user code reached: a library function's, or one we cannot read
+        from ._effects.objects import unwrap_library
+
+        code = getattr(unwrap_library(fn), "__code__", None) if fn is not None else None
+        return code is None or _frames.is_user_file(code.co_filename)
+    for code in codes:
+        node = function_node(code)
+        if node is None or any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                               and n.func.id == "print" for n in ast.walk(node)):
+            return True
+    return False
 
 
 def _acquire() -> None:

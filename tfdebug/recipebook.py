@@ -21,13 +21,7 @@ import re
 import tomllib
 import warnings
 
-CATEGORIES = (
-    "tensor-as-bool", "tensor-iteration", "out-of-scope-tensor", "unhashable-tensor",
-    "unknown-length", "unsupported-syntax", "autograph-conversion", "variable-creation",
-    "retracing", "trace-time-side-effect", "stale-capture", "numpy-in-graph",
-    "loop-var-shape", "branch-mismatch", "string-format", "unknown-shape", "dtype-mismatch",
-    "keras-training-flag", "keras-misuse", "data-pipeline", "distribute",
-)
+from ._categories import CATEGORIES  # noqa: F401 - recipebook.CATEGORIES, as before
 
 REQUIRED = ("id", "category", "title", "cause", "fix")
 OPTIONAL = ("errors", "messages", "before", "after", "docs", "when", "blame")
@@ -85,7 +79,7 @@ class Recipe:
     cause: str
     fix: str
     errors: tuple[str, ...] = ()
-    messages: tuple[re.Pattern, ...] = ()
+    patterns: tuple[str, ...] = ()  # the ``messages`` regexes' text, compiled on first use
     before: str = ""
     after: str = ""
     docs: str = ""
@@ -93,12 +87,28 @@ class Recipe:
     blame: str = ""
     source: str = ""  # the file it came from
 
+    @functools.cached_property
+    def messages(self) -> tuple[re.Pattern, ...]:
+        """The compiled ``messages`` regexes (only recipes a diagnosis reaches compile them;
+        a bad one, which ``validate()`` rejects, is skipped with a warning)."""
+        compiled = []
+        for pattern in self.patterns:
+            try:
+                compiled.append(re.compile(pattern))
+            except re.error as exc:
+                warnings.warn(f"tfdebug: recipe {self.source}: key 'messages' has a bad regex "
+                              f"{pattern!r} ({exc}); skipped", RuntimeWarning, stacklevel=2)
+        return tuple(compiled)
+
     def matches_error(self, class_names) -> bool:
         """True when any of the exception's class names (MRO) is one of ``errors``."""
         return bool(set(self.errors) & set(class_names))
 
     def matches_message(self, message: str) -> bool:
         window = message_window(message)
+        messages = self.__dict__.get("messages")  # compiled already: search them
+        if messages is None and not any(_literal_of(p) in window for p in self.patterns):
+            return False  # no regex can match: none compiled
         return any(p.search(window) for p in self.messages)
 
     def applies(self, tags) -> bool:
@@ -106,8 +116,28 @@ class Recipe:
         return set(self.when) <= set(tags)
 
 
-def parse(text: str, source: str = "<string>") -> Recipe:
-    """Parse and check one recipe; raise RecipeError naming ``source`` and the key."""
+_SPECIAL = frozenset(".^$*+?{}[]\\|()")
+
+
+@functools.lru_cache(maxsize=1024)
+def _literal_of(pattern: str) -> str:
+    """Text every match of ``pattern`` contains: its leading literal characters ("" when
+    none can be proven: an alternation, an inline flag, a quantified first character...)."""
+    if "|" in pattern:
+        return ""
+    end = 0
+    while end < len(pattern) and pattern[end] not in _SPECIAL:
+        end += 1
+    if end < len(pattern) and pattern[end] in "*?{":
+        end -= 1  # the last character is optional or repeated
+    return pattern[:max(end, 0)]
+
+
+def parse(text: str, source: str = "<string>", strict: bool = True) -> Recipe:
+    """Parse and check one recipe; raise RecipeError naming ``source`` and the key.
+
+    ``strict=False`` leaves the regexes uncompiled (checked when first used).
+    """
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -136,18 +166,21 @@ def parse(text: str, source: str = "<string>") -> Recipe:
                           f"known: {', '.join(TAGS)}")
     if data.get("blame") and data["blame"] not in LOCATORS:
         raise RecipeError(f"{source}: key 'blame' {data['blame']!r} is not one of {', '.join(LOCATORS)}")
-    messages = []
-    for pattern in data.get("messages", []):
+    for pattern in data.get("messages", []) if strict else ():
         try:
-            messages.append(re.compile(pattern))
+            re.compile(pattern)
         except re.error as exc:
             raise RecipeError(f"{source}: key 'messages' has a bad regex {pattern!r}: {exc}") from None
     return Recipe(
         id=data["id"], category=data["category"], title=data["title"].strip(),
         cause=data["cause"].strip(), fix=data["fix"].strip(),
-        errors=tuple(data.get("errors", [])), messages=tuple(messages),
+        errors=tuple(data.get("errors", [])), patterns=tuple(data.get("messages", [])),
         before=data.get("before", ""), after=data.get("after", ""), docs=data.get("docs", ""),
         when=tuple(data.get("when", [])), blame=data.get("blame", ""), source=source)
+
+
+# every quoted word, quotes matched, overlapping ones included (a lookahead consumes nothing)
+_QUOTED_WORD = re.compile(r"""(?=(["'])([A-Za-z_][\w.]*)\1)""")
 
 
 def _files(folder=None):
@@ -161,24 +194,108 @@ def load(folder: str | None = None) -> tuple[Recipe, ...]:
 
     Broken files are skipped with a warning naming the file and the key.
     """
-    recipes, seen = [], set()
-    for file in _files(folder):
+    book = _book() if folder is None else _Book(folder)
+    recipes = (_regexes_checked(book.recipe(i)) for i in range(len(book.texts)))
+    return tuple(sorted((r for r in recipes if r is not None), key=lambda r: r.id))
+
+
+def _regexes_checked(recipe: Recipe | None) -> Recipe | None:
+    """The recipe, or None (warned) when one of its regexes does not compile: all of them
+    are listed only with regexes that work (a diagnosis compiles just the ones it tries)."""
+    for pattern in recipe.patterns if recipe is not None else ():
         try:
-            recipe = parse(file.read_text(encoding="utf-8"), file.name)
-        except RecipeError as exc:
-            warnings.warn(f"tfdebug: skipping recipe {exc}", RuntimeWarning, stacklevel=2)
-            continue
-        except (UnicodeDecodeError, OSError) as exc:
-            warnings.warn(f"tfdebug: skipping recipe {file.name}: cannot read it as UTF-8 "
-                          f"text ({exc})", RuntimeWarning, stacklevel=2)
-            continue
-        if recipe.id in seen:
-            warnings.warn(f"tfdebug: skipping recipe {file.name}: key 'id' {recipe.id} is "
-                          f"already used", RuntimeWarning, stacklevel=2)
-            continue
-        seen.add(recipe.id)
-        recipes.append(recipe)
-    return tuple(sorted(recipes, key=lambda r: r.id))
+            re.compile(pattern)
+        except re.error as exc:
+            warnings.warn(f"tfdebug: skipping recipe {recipe.source}: key 'messages' has a bad "
+                          f"regex {pattern!r}: {exc}", RuntimeWarning, stacklevel=3)
+            return None
+    return recipe
+
+
+_SHIPPED: list[_Book] = []  # the shipped recipes' book, made once
+
+
+def _book() -> _Book:
+    """The shipped recipes, read once per process."""
+    if not _SHIPPED:
+        book = _Book(None)
+        if not _SHIPPED:
+            _SHIPPED.append(book)
+    return _SHIPPED[0]
+
+
+class _Book:
+    """The recipe files, read once; each parsed when first needed (regexes compiled later
+    still), so a diagnosis parses the few recipes its exception's classes could name.
+
+    The index is the files' own text: a recipe can only name a class (or have an id) that
+    its file spells out, so a file without that text is never parsed for it. No prebuilt
+    artifact: what ``recipes/`` says is what is read.
+    """
+
+    def __init__(self, folder: str | None):
+        self.texts: list[tuple[str, str | None]] = []  # (file name, text or None: unreadable)
+        for file in _files(folder):
+            try:
+                self.texts.append((file.name, file.read_text(encoding="utf-8")))
+            except (UnicodeDecodeError, OSError) as exc:
+                warnings.warn(f"tfdebug: skipping recipe {file.name}: cannot read it as UTF-8 "
+                              f"text ({exc})", RuntimeWarning, stacklevel=3)
+                self.texts.append((file.name, None))
+        self.parsed: dict[int, Recipe | None] = {}
+        self.by_word: dict[str, tuple[Recipe, ...]] = {}
+        # {quoted word: files}: a TOML string naming a class or an id is quoted in its file
+        # ("..." or '...', multi-line ones included); a file that spells a letter as an
+        # escape (\u0041) could name anything, so it is a candidate for every word.
+        self.quoting: dict[str, list[int]] = {}
+        self.escaped: list[int] = []
+        for index, (_, text) in enumerate(self.texts):
+            if text is None:
+                continue
+            if "\\u" in text or "\\U" in text:
+                self.escaped.append(index)
+            for _, word in set(_QUOTED_WORD.findall(text)):
+                self.quoting.setdefault(word, []).append(index)
+
+    def _parse(self, index: int) -> Recipe | None:
+        if index not in self.parsed:
+            name, text = self.texts[index]
+            recipe = None
+            if text is not None:
+                try:
+                    recipe = parse(text, name, strict=False)
+                except RecipeError as exc:
+                    warnings.warn(f"tfdebug: skipping recipe {exc}", RuntimeWarning, stacklevel=4)
+            self.parsed[index] = recipe
+        return self.parsed[index]
+
+    def recipe(self, index: int) -> Recipe | None:
+        """The recipe of file ``index``; None when broken or its id is an earlier file's."""
+        recipe = self._parse(index)
+        if recipe is None:
+            return None
+        for earlier in self._containing(recipe.id, before=index):
+            other = self._parse(earlier)
+            if other is not None and other.id == recipe.id and self.recipe(earlier) is not None:
+                warnings.warn(f"tfdebug: skipping recipe {self.texts[index][0]}: key 'id' "
+                              f"{recipe.id} is already used", RuntimeWarning, stacklevel=3)
+                self.parsed[index] = None
+                return None
+        return recipe
+
+    def _containing(self, word: str, before: int | None = None) -> list[int]:
+        """The files that may hold the TOML string ``word`` (before file ``before``)."""
+        found = sorted(set(self.quoting.get(word, ())) | set(self.escaped))
+        return found if before is None else [i for i in found if i < before]
+
+    def naming(self, word: str, field: str) -> tuple[Recipe, ...]:
+        """The recipes whose ``field`` ("errors" or "id") holds ``word``, in id order."""
+        key = f"{field}:{word}"
+        if key not in self.by_word:
+            found = [r for r in map(self.recipe, self._containing(word)) if r is not None
+                     and (word in r.errors if field == "errors" else r.id == word)]
+            self.by_word[key] = tuple(sorted(found, key=lambda r: r.id))
+        return self.by_word[key]
 
 
 def validate(folder: str | None = None) -> list[Recipe]:
@@ -195,9 +312,8 @@ def validate(folder: str | None = None) -> list[Recipe]:
 
 def get(recipe_id: str) -> Recipe:
     """The recipe with this id; KeyError with the known ids' range when there is none."""
-    for recipe in load():
-        if recipe.id == recipe_id:
-            return recipe
+    for recipe in _book().naming(recipe_id, "id") if isinstance(recipe_id, str) else ():
+        return recipe
     raise KeyError(f"no recipe {recipe_id!r}; `tfdebug recipes` lists them")
 
 
@@ -222,16 +338,16 @@ def match(class_names, message: str, tags=None) -> list[Recipe]:
               "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed.")[0].id
     """
     names = set(class_names)
+    book = _book()
+    candidates = {r.id: r for name in names for r in book.naming(name, "errors")}
     ranked = []
-    for order, recipe in enumerate(load()):
-        if not recipe.matches_error(names):
+    for recipe in candidates.values():  # the recipes that name a class (the index), then:
+        if tags is not None and not recipe.applies(tags):  # cheap checks before any regex
             continue
-        if recipe.messages and not recipe.matches_message(message):
-            continue
-        if tags is not None and not recipe.applies(tags):
+        if recipe.patterns and not recipe.matches_message(message):
             continue
         specificity = len(recipe.when) if tags is not None else -len(recipe.when)
-        ranked.append((not recipe.messages, -specificity, order, recipe))
+        ranked.append((not recipe.patterns, -specificity, recipe.id, recipe))
     return [entry[-1] for entry in sorted(ranked, key=lambda e: e[:3])]
 
 

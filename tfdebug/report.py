@@ -16,11 +16,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import datetime
-import json
 import logging
 import os
-import platform
 import threading
 import time
 
@@ -133,16 +130,14 @@ def build(script: str, status: str, diagnostics: list[Finding], traces: list[dic
     ``stale_captures``; ``origin`` is the ``time.perf_counter()`` the run began at, the zero
     of every ``time``; ``started`` its ``time.time()``.
     """
-    import tensorflow as tf
-
     from ._version import __version__
 
     errors = [f for f in diagnostics if f.severity == "error"]
     warnings_ = [f for f in diagnostics if f.severity != "error"]
     return Report({
         "tfdebug": __version__,
-        "tensorflow": tf.__version__,
-        "python": platform.python_version(),
+        "tensorflow": _version_of("tensorflow", _TF_DISTRIBUTIONS),
+        "python": _python_version(),
         "script": script,
         "status": status,
         "diagnostics": [_diagnostic_json(f, origin) for f in errors + warnings_],
@@ -227,26 +222,66 @@ def _abspath(path: str | None) -> str | None:
 def _iso(moment: float | None) -> str | None:
     if moment is None:
         return None
+    import datetime
+
     return datetime.datetime.fromtimestamp(moment, datetime.timezone.utc).isoformat(
         timespec="seconds")
 
 
+def prepare(html: bool = False) -> None:
+    """Import now what writing the report needs: ``tfdebug run`` writes it at exit, and
+    some imports made there (platform, tempfile, importlib.metadata, jinja2) turn python's
+    death by SIGINT after a KeyboardInterrupt into exit status 1."""
+    import datetime  # noqa: F401
+    import json  # noqa: F401
+    import platform  # noqa: F401
+    import tempfile  # noqa: F401
+
+    _version_of("tensorflow", _TF_DISTRIBUTIONS)  # importlib.metadata and what it reads with
+    _keras_version()
+    if html:
+        from . import html_report
+
+        html_report._environment()
+
+
+def _python_version() -> str:
+    import platform  # here: a run without a report never loads it (see prepare())
+
+    return platform.python_version()
+
+
+# the distributions that install the module ``tensorflow``
+_TF_DISTRIBUTIONS = ("tensorflow", "tensorflow-cpu", "tf-nightly", "tf-nightly-cpu",
+                     "tensorflow-macos", "tensorflow-intel")
+
+
 def _keras_version() -> str | None:
+    return _version_of("keras", ("keras",))
+
+
+def _version_of(module: str, distributions) -> str | None:
+    """The imported module's version, else its installed distribution's: never import a
+    module (TensorFlow takes seconds) just to name its version."""
     import sys
 
-    keras = sys.modules.get("keras")   # never import Keras just to name its version
-    version = getattr(keras, "__version__", None)
-    if version is None:
+    version = getattr(sys.modules.get(module), "__version__", None)
+    if version is not None:
+        return str(version)
+    from importlib.metadata import version as dist_version
+
+    for name in distributions:
         try:
-            from importlib.metadata import version as dist_version
-            return dist_version("keras")
-        except Exception:  # noqa: BLE001 - Keras is not installed
-            return None
-    return str(version)
+            return dist_version(name)
+        except Exception:  # noqa: BLE001 - not this distribution
+            continue
+    return None
 
 
 def write(path: str, report: dict) -> None:
     """Write ``report`` to ``path`` atomically (a reader never sees half a file)."""
+    import json
+
     _write_text(path, json.dumps(report, indent=2, default=str) + "\n")
 
 
@@ -300,6 +335,8 @@ def load(path: str) -> Report:
     not finite or not plausible (``NaN``, ``1e308``) and malformed entries are dropped
     (the page then shows what is left), so rendering never meets them.
     """
+    import json
+
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)

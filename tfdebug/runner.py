@@ -28,6 +28,7 @@ import time
 import traceback
 
 from . import report
+from ._import_hook import when_imported
 
 log = logging.getLogger("tfdebug")
 
@@ -167,12 +168,11 @@ class _Session:
 
     def start(self) -> None:
         self.collected = self.scopes.enter_context(report.collecting())
-        for check in _runtime_checks(self.options):
-            try:
-                self.scopes.enter_context(check)
-                self.checks.append(check)
-            except Exception as exc:  # noqa: BLE001 - the script runs without this check
-                say(f"tfdebug: {type(check).__name__} is off for this run ({_describe(exc)})")
+        if self.report_path or self.html_path:
+            report.prepare(html=bool(self.html_path))  # nothing to import at exit
+        # The checks need TensorFlow: they start when the script first imports it (at once
+        # if it is imported already), so a script without TensorFlow never loads it.
+        when_imported("tensorflow", self._start_checks)
         # Registered before the script runs, so it runs after the script's own atexit
         # handlers, and after python has waited for the script's threads.
         atexit.register(self.finish)
@@ -185,6 +185,17 @@ class _Session:
         if hooked:
             self._watch_fatal_signals()
         os._exit = self._os_exit
+
+    def _start_checks(self, _tensorflow=None) -> None:
+        with self.lock:
+            if self.finished:
+                return
+            for check in _runtime_checks(self.options):
+                try:
+                    self.scopes.enter_context(check)
+                    self.checks.append(check)
+                except Exception as exc:  # noqa: BLE001 - the script runs without this check
+                    say(f"tfdebug: {type(check).__name__} is off for this run ({_describe(exc)})")
 
     def _watch_fatal_signals(self) -> None:
         """Act on SIGTERM/SIGHUP as soon as they arrive, not when the main thread next runs
@@ -268,7 +279,8 @@ class _Session:
 
     def _uncaught(self, exc: BaseException) -> None:
         self.status = "error"
-        self.findings.extend(_diagnose_uncaught(exc))
+        if "tensorflow" in sys.modules:  # else no TensorFlow error is possible
+            self.findings.extend(_diagnose_uncaught(exc))
         hook = _script_excepthook()
         if hook is not None:  # the script's own (a crash reporter): called as python calls it
             _call_excepthook(hook, exc)
@@ -517,13 +529,13 @@ def _flush_stdout() -> None:
 def _print_uncaught(exc: BaseException) -> None:
     """Print the traceback as python would, without tfdebug's or runpy's frames (and, unless
     ``TFDEBUG=off``, with AutoGraph's frames as the user's code, library frames folded)."""
-    from .explain import disabled
+    if "tensorflow" in sys.modules:  # else no TensorFlow frame to fold (nor TF to load)
+        from ._traceback import format_exception, involves_tensorflow
+        from .explain import disabled
 
-    from ._traceback import format_exception, involves_tensorflow
-
-    if not disabled() and involves_tensorflow(exc):
-        _print_traceback_text(format_exception(exc))
-        return
+        if not disabled() and involves_tensorflow(exc):
+            _print_traceback_text(format_exception(exc))
+            return
     report_ = traceback.TracebackException.from_exception(exc)
     seen = set()
     pending = [report_]
@@ -571,6 +583,8 @@ def _runtime_checks(options: RunOptions) -> list:
 
 def _traces(checks) -> list[dict]:
     """The report's ``traces`` key, from the trace logger among ``checks``."""
+    if not checks:  # never started: the script did not import TensorFlow
+        return []
     from .trace_log import TraceLogger
 
     try:
@@ -582,6 +596,8 @@ def _traces(checks) -> list[dict]:
 
 def _print_summary(checks) -> None:
     """What the checks have to say at exit (the retrace table, ...), on stderr."""
+    if not checks:  # never started: the script did not import TensorFlow
+        return
     from .trace_log import TraceLogger
 
     for check in checks:
@@ -625,6 +641,8 @@ def _diagnose_uncaught(exc: BaseException) -> list[report.Finding]:
 
 def _logger(checks):
     """The trace logger among ``checks`` (the report's timeline comes from it)."""
+    if not checks:  # never started: the script did not import TensorFlow
+        return None
     from .trace_log import TraceLogger
 
     return next((c for c in checks if isinstance(c, TraceLogger)), None)

@@ -369,6 +369,16 @@ def find(fn, instance=None) -> list[Effect]:
     ``fn`` may be library code (Keras' train function, a tf.data wrapper): then the user
     code reachable from its closure (a Keras model's ``call``/``train_step``) is searched.
     """
+    return _walk(fn, instance).effects
+
+
+def reached(fn, instance=None) -> list[types.CodeType]:
+    """The code of every user function ``find`` reads for ``fn``: itself (or the user code
+    a library function runs) and what it calls, whether or not its source is readable."""
+    return [code for code, _ in _walk(fn, instance).seen]
+
+
+def _walk(fn, instance) -> _Finder:
     finder = _Finder()
     try:
         if is_user_function(unwrap_library(fn)):
@@ -381,7 +391,7 @@ def find(fn, instance=None) -> list[Effect]:
                     finder.function(value, None, top=True)
     except Exception:  # noqa: BLE001 - a tfdebug bug must not break the user's trace
         log.debug("tfdebug: side-effect analysis of %r failed", fn, exc_info=True)
-    return finder.effects
+    return finder
 
 
 def user_entry_points(fn, instance=None) -> list[tuple]:

@@ -156,31 +156,49 @@ def trace_uses_xla(tracing_options) -> bool:
 _redirect_lock = threading.Lock()
 _redirect_depth = 0
 _redirect_original = None
-_shadow_options: dict = {}  # id(TracingOptions) -> (original options, shadow options)
+_shadow_options: dict = {}  # id(TracingOptions) -> (original options, options to use)
+_redirect_select = None     # which functions get a private cache (None: every one)
 
 
 def _shadow(tracing_options):
-    """The scope-private copy of ``tracing_options``: same function, fresh trace cache."""
+    """The options a call uses inside the scope: a scope-private copy (same function, fresh
+    trace cache) when the scope selects this function, else its own, decided once."""
     import dataclasses
 
-    key = id(tracing_options)
-    entry = _shadow_options.get(key)
-    if entry is not None and entry[0] is tracing_options:
-        return entry[1]
-    from tensorflow.core.function.polymorphism import function_cache as function_cache_lib
-    shadow = dataclasses.replace(tracing_options,
-                                 function_cache=function_cache_lib.FunctionCache())
-    _shadow_options[key] = (tracing_options, shadow)
-    return shadow
+    with _redirect_lock:
+        key = id(tracing_options)
+        entry = _shadow_options.get(key)
+        if entry is not None and entry[0] is tracing_options:
+            return entry[1]
+        select = _redirect_select
+    chosen = tracing_options
+    if select is None or _selected(select, tracing_options):
+        from tensorflow.core.function.polymorphism import function_cache as function_cache_lib
+        chosen = dataclasses.replace(tracing_options,
+                                     function_cache=function_cache_lib.FunctionCache())
+    with _redirect_lock:
+        if _redirect_depth:
+            _shadow_options[key] = (tracing_options, chosen)
+    return chosen
 
 
-def redirect_trace_caches() -> bool:
-    """Until ``restore_trace_caches()``, every tf.function looks up and stores its traces in
-    a private cache: it traces afresh on its first call, and the traces made meanwhile are
+def _selected(select, tracing_options) -> bool:
+    try:
+        return bool(select(tracing_options))
+    except Exception:  # noqa: BLE001 - unknown: a private cache, as for every function
+        log.debug("tfdebug: choosing the trace cache failed", exc_info=True)
+        return True
+
+
+def redirect_trace_caches(select=None) -> bool:
+    """Until ``restore_trace_caches()``, every tf.function (or those whose TracingOptions
+    ``select`` accepts, asked once per function) looks up and stores its traces in a
+    private cache: it traces afresh on its first call, and the traces made meanwhile are
     dropped afterwards (calls after the restore use the function's own cache, untouched).
-    Nests by count. Returns False when this TensorFlow has no hook point.
+    The others keep their traces: a call costs one dictionary look-up more. Nests by count
+    (the outermost call's ``select``). Returns False when this TensorFlow has no hook point.
     """
-    global _redirect_depth, _redirect_original
+    global _redirect_depth, _redirect_original, _redirect_select
     module = _tracing_module()
     if module is None or not callable(getattr(module, "trace_function", None)):
         warn_once("trace-cache", f"tfdebug: traces cannot be scoped on TensorFlow "
@@ -191,23 +209,27 @@ def redirect_trace_caches() -> bool:
         if _redirect_depth > 1:
             return True
         original = module.trace_function
+        options = _shadow_options
 
         def trace_function(args=None, kwargs=None, tracing_options=None):
-            if tracing_options is not None and tracing_options.function_cache is not None:
-                with _redirect_lock:
-                    if _redirect_depth:
-                        tracing_options = _shadow(tracing_options)
+            if tracing_options is not None and _redirect_depth:
+                entry = options.get(id(tracing_options))  # the fast path: decided already
+                if entry is not None and entry[0] is tracing_options:
+                    tracing_options = entry[1]
+                elif tracing_options.function_cache is not None:
+                    tracing_options = _shadow(tracing_options)
             return original(args=args, kwargs=kwargs, tracing_options=tracing_options)
 
         trace_function.__wrapped__ = original
         module.trace_function = trace_function
         _redirect_original = original
+        _redirect_select = select
     return True
 
 
 def restore_trace_caches() -> None:
     """Undo one ``redirect_trace_caches()``; the last one drops every private cache."""
-    global _redirect_depth, _redirect_original
+    global _redirect_depth, _redirect_original, _redirect_select
     module = _tracing_module()
     with _redirect_lock:
         if _redirect_depth == 0:
@@ -218,6 +240,7 @@ def restore_trace_caches() -> None:
         if module is not None and _redirect_original is not None:
             module.trace_function = _redirect_original
         _redirect_original = None
+        _redirect_select = None
         _shadow_options.clear()
 
 

@@ -1,0 +1,87 @@
+"""Trace time with trace_logger() + side_effect_guard() against the size of the module.
+
+Modules of 1, 100 and 1,000 small functions (5 lines each: a 1,000-function module has
+5,000 lines) are written and imported; each sample is the first trace of a function never
+traced before (a fresh tf.function, get_concrete_function), without any scope and inside
+both scopes, interleaved. Printed per module size: the median ratio with its 95 % interval
+and the A/A line. The checks' work must follow the traced function, not its module
+(target <= 1.10 at every size).
+
+    python benchmarks/bench_trace_module.py [--rounds 21] [--sizes 1,100,1000]
+"""
+import argparse
+import contextlib
+import importlib.util
+import os
+import shutil
+import sys
+import tempfile
+import time
+import warnings
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import tensorflow as tf  # noqa: E402
+
+import tfdebug  # noqa: E402
+from _harness import ROUNDS, compare, show  # noqa: E402
+
+FUNCTION = '''
+def f_{i}(x):
+    y = x * {i}.0 + tf.ones_like(x)
+    y = tf.reduce_sum(tf.tanh(y)) + {i}.0
+    return y
+'''
+
+
+def modules(folder: str, size: int, needed: int):
+    """Enough functions for ``needed`` first traces, from modules of ``size`` functions."""
+    functions = []
+    for m in range(-(-needed // size)):
+        name = f"bench_module_{size}_{m}"
+        path = os.path.join(folder, name + ".py")
+        with open(path, "w") as fh:
+            fh.write("import tensorflow as tf\n" + "".join(FUNCTION.format(i=i) for i in range(size)))
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        functions += [getattr(module, f"f_{i}") for i in range(size)]
+    return iter(functions[:needed])
+
+
+def first_trace(functions, scopes) -> float:
+    fn = tf.function(next(functions))
+    spec = tf.TensorSpec([8], tf.float32)
+    with contextlib.ExitStack() as stack:
+        for scope in scopes():
+            stack.enter_context(scope)
+        start = time.perf_counter()
+        fn.get_concrete_function(spec)
+        return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=ROUNDS)
+    parser.add_argument("--sizes", default="1,100,1000")
+    args = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="tfdebug-bench-module-")
+    warnings.simplefilter("ignore")
+    tf.get_logger().setLevel("ERROR")
+    checks = lambda: (tfdebug.trace_logger(warn_after=None),  # noqa: E731
+                      tfdebug.side_effect_guard(action="log"))
+    try:
+        for size in (int(s) for s in args.sizes.split(",")):
+            functions = modules(folder, size, 3 * (args.rounds + 1))
+            result = compare({"no scope": lambda: first_trace(functions, tuple),
+                              "logger + guard": lambda: first_trace(functions, checks)},
+                             rounds=args.rounds)
+            show(f"first trace of a function in a module of {size} function(s)", result,
+                 target=1.10, unit="ms")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
