@@ -188,7 +188,8 @@ class CaseRuns:
         import subprocess
 
         if item.nodeid not in self.queued:  # not queued at collection (pytest-xdist)
-            self.queue([item, *self.pending], case_jobs(alone=False))
+            # the case tests come last: by then this worker only waits for them
+            self.queue([item, *self.pending], case_jobs(alone=True))
             self.pending = []
         case, stem = self.queued[item.nodeid]
         returncode = self.server.result(item.nodeid, timeout=400)
