@@ -17,8 +17,9 @@ whose source sets environment variables, or starts processes of its own, runs as
 
 The protocol is JSON lines: the server reads ``{"id", "argv", "cwd", "stdout", "stderr",
 "env", "timeout", "subprocess"}`` on stdin (``subprocess``: a real ``python -m tfdebug``
-process, the end-to-end path) and writes ``{"id", "returncode"}`` on stdout when the run has
-ended (``returncode`` as :mod:`subprocess` gives it: ``-N`` for a signal), with at most
+process, the end-to-end path) and writes ``{"id", "returncode", "cpu", "wall"}`` on stdout when the run
+has ended (``returncode`` as :mod:`subprocess` gives it: ``-N`` for a signal; the run's CPU
+and wall seconds), with at most
 ``jobs`` runs at once. The client, :class:`CaseServer`, is used by tests/conftest.py.
 """
 from __future__ import annotations
@@ -181,14 +182,16 @@ def serve(jobs: int) -> None:
         else:
             time.sleep(0.02)
         for pid, (request, started) in list(running.items()):
-            done, status = os.waitpid(pid, os.WNOHANG)
+            done, status, usage = os.wait4(pid, os.WNOHANG)
             if not done:
                 if time.monotonic() - started > request.get("timeout", 300):
                     os.kill(pid, signal.SIGKILL)  # answered when it is reaped
                 continue
             del running[pid]
             code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
-            out.write(json.dumps({"id": request["id"], "returncode": code}) + "\n")
+            out.write(json.dumps({"id": request["id"], "returncode": code,
+                                  "cpu": round(usage.ru_utime + usage.ru_stime, 3),
+                                  "wall": round(time.monotonic() - started, 3)}) + "\n")
             out.flush()
 
 
@@ -224,6 +227,7 @@ class CaseServer:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, env=env, text=True, bufsize=1)
         self.results: dict[str, int] = {}
+        self.usage: dict[str, tuple[float, float]] = {}  # id -> (CPU, wall) seconds
         self.condition = threading.Condition()
         self.ready = False
         self.reader = threading.Thread(target=self._read, daemon=True)
@@ -237,6 +241,7 @@ class CaseServer:
                     self.ready = True
                 else:
                     self.results[message["id"]] = message["returncode"]
+                    self.usage[message["id"]] = message.get("cpu"), message.get("wall")
                 self.condition.notify_all()
         with self.condition:
             self.proc.wait()

@@ -121,7 +121,7 @@ def case_files(*expects):
 # -- running the cases -----------------------------------------------------------------------
 # Each case is one test that takes the ``case_run`` fixture: (CompletedProcess, report dict)
 # of `python -m tfdebug run --report R CASE`. All selected cases are queued once collection is
-# done and run CASE_JOBS at a time in a case server (tests/case_worker.py): a fork, per case,
+# done and run case_jobs() at a time in a case server (tests/case_worker.py): a fork, per case,
 # of one process that has imported TensorFlow and tfdebug already, which then is
 # `python -m tfdebug` (same code path, a process of its own per case, TensorFlow's import paid
 # once). The case tests run last, so the rest of the suite runs meanwhile and every case test
@@ -129,8 +129,14 @@ def case_files(*expects):
 # sets up the process before TensorFlow starts (case_worker.needs_fresh_process), run as real
 # `python -m tfdebug` subprocesses; TFDEBUG_CASES=subprocess runs them all that way.
 END_TO_END = 2  # real subprocesses per (folder, kind) group of cases
-CASE_JOBS = int(os.environ.get("TFDEBUG_CASE_JOBS") or min(3, (os.cpu_count() or 1) + 1))
 _CASE_RUNS = pytest.StashKey()
+
+
+def case_jobs(alone: bool) -> int:
+    """How many cases run at once: TFDEBUG_CASE_JOBS, else one per core, less the core the
+    rest of the suite runs on when it runs alongside (``alone``: only case tests run)."""
+    cores = os.cpu_count() or 1
+    return int(os.environ.get("TFDEBUG_CASE_JOBS") or (cores if alone else max(1, cores - 1)))
 
 
 def end_to_end_cases(cases, kind=lambda case: case_header(case)[1]):
@@ -153,7 +159,7 @@ class CaseRuns:
         self.queued = {}  # nodeid -> (case, stem of its output files)
         self.pending = []  # items this pytest-xdist worker will run, queued on first use
 
-    def queue(self, items) -> None:
+    def queue(self, items, jobs: int = 1) -> None:
         import tempfile
 
         import case_worker
@@ -161,7 +167,7 @@ class CaseRuns:
         if self.server is None:
             env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONUNBUFFERED="1")
             self.folder = tempfile.mkdtemp(prefix="tfdebug-cases-")
-            self.server = case_worker.CaseServer(CASE_JOBS, env, self.folder)
+            self.server = case_worker.CaseServer(jobs, env, self.folder)
         everything = os.environ.get("TFDEBUG_CASES") == "subprocess"
         for item in items:
             if item.nodeid in self.queued:
@@ -182,7 +188,8 @@ class CaseRuns:
         import subprocess
 
         if item.nodeid not in self.queued:  # not queued at collection (pytest-xdist)
-            self.queue([item, *self.pending])
+            # the case tests come last: by then this worker only waits for them
+            self.queue([item, *self.pending], case_jobs(alone=True))
             self.pending = []
         case, stem = self.queued[item.nodeid]
         returncode = self.server.result(item.nodeid, timeout=400)
@@ -220,7 +227,7 @@ def pytest_collection_modifyitems(session, config, items):
     items[:] = [item for item in items if id(item) not in chosen] + cases
     runs = config.stash.setdefault(_CASE_RUNS, CaseRuns())
     if not os.environ.get("PYTEST_XDIST_WORKER"):
-        runs.queue(cases)
+        runs.queue(cases, case_jobs(alone=len(cases) == len(items)))
     elif config.getoption("dist", None) == "loadgroup":  # pytest-xdist: all in one worker
         runs.pending = cases
 
