@@ -133,6 +133,17 @@ def run_process(argv: list[str], env: dict | None = None, cwd: str | None = None
     return elapsed
 
 
+def process_cpu(argv: list[str], env: dict | None = None, cwd: str | None = None) -> float:
+    """CPU seconds (user + system) of one fresh process: on a loaded machine, less noisy
+    than its wall time, which includes waiting for a core."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run_process(argv, env=env, cwd=cwd)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
 def reported_seconds(argv: list[str], env: dict | None = None, cwd: str | None = None) -> float:
     """The float a fresh process prints last on stdout (a time it measured itself)."""
     proc = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd)

@@ -3,7 +3,8 @@
 A script that imports nothing, run as ``python SCRIPT`` and as ``tfdebug run SCRIPT`` (the
 console script, and ``python -m tfdebug run``), fresh processes interleaved: each side's
 median wall time with its 95 % interval, the ratio to python's (target <= 1.5), and the A/A
-line (python against itself) for the noise. TensorFlow is loaded only when the script
+line (python against itself) for the noise; then the same for CPU time (user + system),
+which a loaded machine disturbs less. TensorFlow is loaded only when the script
 imports it, so the runner's checks cost nothing here.
 
     python benchmarks/bench_run_startup.py [--rounds 21]
@@ -14,7 +15,7 @@ import shutil
 import sys
 import tempfile
 
-from _harness import PYTHON, ROUNDS, compare, quiet_env, run_process, show
+from _harness import PYTHON, ROUNDS, compare, process_cpu, quiet_env, run_process, show
 
 
 def main() -> None:
@@ -37,6 +38,9 @@ def main() -> None:
                           for name, argv in sides.items()}, rounds=args.rounds)
         show("start-up of a script without TensorFlow (wall time of a fresh process)", result,
              target=1.5, unit="ms")
+        result = compare({name: (lambda argv=argv: process_cpu(argv, env=env, cwd=folder))
+                          for name, argv in sides.items()}, rounds=args.rounds)
+        show("the same, CPU time (user + system) of the process", result, target=1.5, unit="ms")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

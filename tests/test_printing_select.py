@@ -62,3 +62,21 @@ def test_a_function_whose_source_cannot_be_read_still_traces_afresh(capfd):
         partial(x)
     out = capfd.readouterr().out
     assert "hidden 5" in out and "helper 5" in out
+
+
+def test_with_shape_probe_a_function_that_does_not_print_is_not_retraced():
+    import tfdebug
+
+    @tf.function
+    def quiet(x):
+        return tf.reduce_sum(x * 2)
+
+    x = tf.constant([1.0, 2.0])
+    quiet(x)
+    count = quiet.experimental_get_tracing_count()
+    with tfdebug.shape_probe(), print_to_tfprint():
+        for _ in range(3):
+            quiet(x)
+    with print_to_tfprint(), tfdebug.shape_probe():
+        quiet(x)
+    assert quiet.experimental_get_tracing_count() == count  # neither scope made it trace

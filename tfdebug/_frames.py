@@ -6,6 +6,7 @@ and the side-effect guard all ask this module, so they agree on what "user code"
 from __future__ import annotations
 
 import linecache
+import operator
 import os
 import sys
 import sysconfig
@@ -21,15 +22,24 @@ _STDLIB = {os.path.normcase(p) for p in {sysconfig.get_paths().get("stdlib", "")
                                           sysconfig.get_paths().get("platstdlib", "")} if p}
 
 
+_library_cache: list = [None, ()]  # [the packages' modules, their folders]
+
+
 def _library_dirs() -> tuple[str, ...]:
-    dirs = []
-    for name in LIBRARY_PACKAGES:
-        module = sys.modules.get(name)
+    """The library packages' folders, recomputed only when one of them is (re)imported
+    (asked for every frame a trace looks at)."""
+    modules = tuple(sys.modules.get(name) for name in LIBRARY_PACKAGES)
+    key, dirs = _library_cache
+    if key is not None and len(key) == len(modules) and all(map(operator.is_, key, modules)):
+        return dirs
+    found = []
+    for module in modules:
         path = getattr(module, "__file__", None) if module else None
         if path:
-            dirs.append(os.path.normcase(os.path.dirname(os.path.abspath(path))) + os.sep)
-    dirs.append(os.path.normcase(_TFDEBUG_DIR) + os.sep)
-    return tuple(dirs)
+            found.append(os.path.normcase(os.path.dirname(os.path.abspath(path))) + os.sep)
+    found.append(os.path.normcase(_TFDEBUG_DIR) + os.sep)
+    _library_cache[:] = [modules, tuple(found)]
+    return _library_cache[1]
 
 
 def is_user_file(filename: str | None) -> bool:

@@ -12,11 +12,11 @@ Example::
 from __future__ import annotations
 
 import contextlib
-import logging
 import sys
 import threading
 
-log = logging.getLogger("tfdebug")
+from ._log import log
+
 
 
 def when_imported(name: str, callback) -> None:

@@ -16,12 +16,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import logging
 import os
 import threading
 import time
 
-log = logging.getLogger("tfdebug")
 
 SEVERITIES = ("error", "warning")
 

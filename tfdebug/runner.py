@@ -18,19 +18,15 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import dataclasses
-import logging
 import os
 import signal
 import sys
 import threading
 import time
-import traceback
 
-from . import report
 from ._import_hook import when_imported
+from ._log import log  # logging imported on the first message
 
-log = logging.getLogger("tfdebug")
 
 # Signals that kill python outright: the report is written, then the signal kills us too.
 _FATAL_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -40,14 +36,21 @@ class ScriptError(Exception):
     """The script cannot be run at all (missing, a directory, a syntax error)."""
 
 
-@dataclasses.dataclass
 class RunOptions:
-    script: str
-    args: list[str]
-    eager: bool = False
-    report_path: str | None = None
-    pdb: bool = False
-    html_path: str | None = None
+    """What to run and how (a plain class: ``dataclasses`` imports ``inspect``, and a
+    script run without TensorFlow starts without either)."""
+
+    def __init__(self, script: str, args: list[str], eager: bool = False,
+                 report_path: str | None = None, pdb: bool = False,
+                 html_path: str | None = None):
+        self.script, self.args, self.eager = script, args, eager
+        self.report_path, self.pdb, self.html_path = report_path, pdb, html_path
+
+    def __repr__(self) -> str:
+        return f"RunOptions({', '.join(f'{k}={v!r}' for k, v in vars(self).items())})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, RunOptions) and vars(self) == vars(other)
 
 
 STDIN = "-"  # `tfdebug run - ARGS`: the script comes on stdin, as `python -` reads it
@@ -156,10 +159,10 @@ class _Session:
         self.pid = os.getpid()
         self.recursion_limit = sys.getrecursionlimit()
         self.status, self.code = "ok", 0
-        self.findings: list[report.Finding] = []
+        self.findings: list = []  # report.Finding
         self.checks: list = []
         self.scopes = contextlib.ExitStack()
-        self.collected: list[report.Finding] = []
+        self.collected: list = []  # report.Finding, once the checks start
         self.finished = False
         self.lock = threading.RLock()  # a signal handler may finish while finish() runs
         self.real_os_exit = os._exit
@@ -167,8 +170,9 @@ class _Session:
     # -- before the script ------------------------------------------------------------
 
     def start(self) -> None:
-        self.collected = self.scopes.enter_context(report.collecting())
         if self.report_path or self.html_path:
+            from . import report
+
             report.prepare(html=bool(self.html_path))  # nothing to import at exit
         # The checks need TensorFlow: they start when the script first imports it (at once
         # if it is imported already), so a script without TensorFlow never loads it.
@@ -187,9 +191,12 @@ class _Session:
         os._exit = self._os_exit
 
     def _start_checks(self, _tensorflow=None) -> None:
+        from . import report  # (findings come from the checks: they start here)
+
         with self.lock:
             if self.finished:
                 return
+            self.collected = self.scopes.enter_context(report.collecting())
             for check in _runtime_checks(self.options):
                 try:
                     self.scopes.enter_context(check)
@@ -278,6 +285,8 @@ class _Session:
                                   else max(current, self.recursion_limit))
 
     def _uncaught(self, exc: BaseException) -> None:
+        import traceback  # here: a run that ends well never loads it (nor linecache, tokenize)
+
         self.status = "error"
         if "tensorflow" in sys.modules:  # else no TensorFlow error is possible
             self.findings.extend(_diagnose_uncaught(exc))
@@ -338,6 +347,8 @@ class _Session:
 
     def _write_reports(self) -> None:
         """--report and --html: the same report, as JSON and as a page."""
+        from . import report
+
         try:
             data = self._report_data()
         except Exception as exc:  # noqa: BLE001 - the script's own exit code still wins
@@ -355,6 +366,8 @@ class _Session:
                 say(f"tfdebug: cannot write the report {path}: {_describe(exc)}")
 
     def _report_data(self) -> dict:
+        from . import report
+
         findings = self.findings + list(self.collected)
         traces = _traces(self.checks)
         try:
@@ -529,6 +542,8 @@ def _flush_stdout() -> None:
 def _print_uncaught(exc: BaseException) -> None:
     """Print the traceback as python would, without tfdebug's or runpy's frames (and, unless
     ``TFDEBUG=off``, with AutoGraph's frames as the user's code, library frames folded)."""
+    import traceback
+
     if "tensorflow" in sys.modules:  # else no TensorFlow frame to fold (nor TF to load)
         from ._traceback import format_exception, involves_tensorflow
         from .explain import disabled
@@ -621,7 +636,7 @@ def _debug_uncaught(exc: BaseException) -> None:
         say(f"tfdebug: --pdb failed ({_describe(failure)})")
 
 
-def _diagnose_uncaught(exc: BaseException) -> list[report.Finding]:
+def _diagnose_uncaught(exc: BaseException) -> list:
     """The error diagnosis of the script's uncaught exception (first in the report).
 
     The diagnosis is also added to the exception as a note, so the traceback printed next
