@@ -68,3 +68,28 @@ def test_the_regex_prefilter_keeps_only_text_every_match_contains(pattern, liter
     assert recipebook._literal_of(pattern) == literal
     assert all(literal in m.group() for m in re.finditer(pattern, "Tensor is unhashable abcd "
                                                                    "abbd abd ab ac abbc"))
+
+
+def test_the_generic_layer_parses_only_the_recipes_its_class_and_category_reach():
+    from tfdebug import _generic
+
+    recipebook._SHIPPED.clear()
+    recipebook.load.cache_clear()
+    _generic._class_category.cache_clear()
+    _generic.generic_docs.cache_clear()
+    try:
+        assert _generic._class_category("InaccessibleTensorError") == "out-of-scope-tensor"
+        assert _generic._class_category("TypeError") is None  # a builtin tells no category
+        docs = _generic.generic_docs("unknown-shape")
+        assert docs.startswith("https://")
+        book = recipebook._book()
+        assert 0 < len(book.parsed) < len(book.texts) / 2
+        expected = {r.docs for r in recipebook.validate() if r.category == "unknown-shape"}
+        assert docs in expected
+        assert [r.id for r in recipebook.by_category("unknown-shape")] == sorted(
+            r.id for r in recipebook.validate() if r.category == "unknown-shape")
+    finally:
+        recipebook._SHIPPED.clear()
+        recipebook.load.cache_clear()
+        _generic._class_category.cache_clear()
+        _generic.generic_docs.cache_clear()

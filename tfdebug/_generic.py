@@ -124,27 +124,27 @@ def generic_category(extracted) -> str | None:
                 return category
     for names in extracted.class_names[:1]:
         for name in names:
-            category = _class_categories().get(name)
+            category = _class_category(name)
             if category is not None:
                 return category
     return None
 
 
-@functools.lru_cache(maxsize=1)
-def _class_categories() -> dict[str, str]:
-    """{exception class: category} for non-builtin classes all of whose recipes agree."""
-    seen = collections.defaultdict(set)
-    for recipe in recipebook.load():
-        for name in recipe.errors:
-            seen[name].add(recipe.category)
-    return {name: next(iter(cats)) for name, cats in seen.items()
-            if len(cats) == 1 and not hasattr(builtins, name)}
+@functools.lru_cache(maxsize=64)
+def _class_category(name: str) -> str | None:
+    """The category of a non-builtin exception class all of whose recipes agree, else None."""
+    if hasattr(builtins, name):
+        return None
+    categories = {recipe.category for recipe in recipebook.naming_error(name)}
+    return categories.pop() if len(categories) == 1 else None
 
 
 @functools.lru_cache(maxsize=32)
 def generic_docs(category: str | None) -> str:
     """Where to read more: the page most recipes of ``category`` cite, else the tf.function guide."""
-    counts = collections.Counter(r.docs for r in recipebook.load() if r.category == category and r.docs)
+    if category not in recipebook.CATEGORIES:
+        return _DEFAULT_DOCS
+    counts = collections.Counter(r.docs for r in recipebook.by_category(category) if r.docs)
     return counts.most_common(1)[0][0] if counts else _DEFAULT_DOCS
 
 

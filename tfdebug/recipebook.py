@@ -180,7 +180,7 @@ def parse(text: str, source: str = "<string>", strict: bool = True) -> Recipe:
 
 
 # every quoted word, quotes matched, overlapping ones included (a lookahead consumes nothing)
-_QUOTED_WORD = re.compile(r"""(?=(["'])([A-Za-z_][\w.]*)\1)""")
+_QUOTED_WORD = re.compile(r"""(?=(["'])([A-Za-z_][\w.-]*)\1)""")
 
 
 def _files(folder=None):
@@ -289,11 +289,12 @@ class _Book:
         return found if before is None else [i for i in found if i < before]
 
     def naming(self, word: str, field: str) -> tuple[Recipe, ...]:
-        """The recipes whose ``field`` ("errors" or "id") holds ``word``, in id order."""
+        """The recipes whose ``field`` ("errors", "id" or "category") holds ``word``, in id
+        order."""
         key = f"{field}:{word}"
         if key not in self.by_word:
             found = [r for r in map(self.recipe, self._containing(word)) if r is not None
-                     and (word in r.errors if field == "errors" else r.id == word)]
+                     and (word in r.errors if field == "errors" else getattr(r, field) == word)]
             self.by_word[key] = tuple(sorted(found, key=lambda r: r.id))
         return self.by_word[key]
 
@@ -318,9 +319,16 @@ def get(recipe_id: str) -> Recipe:
 
 
 def by_category(category: str) -> list[Recipe]:
+    """The recipes of ``category``, in id order (only their files are parsed)."""
     if category not in CATEGORIES:
         raise ValueError(f"unknown category {category!r}; one of: {', '.join(CATEGORIES)}")
-    return [r for r in load() if r.category == category]
+    return list(_book().naming(category, "category"))
+
+
+def naming_error(class_name: str) -> tuple[Recipe, ...]:
+    """The recipes whose ``errors`` name ``class_name``, in id order (only the files that
+    spell the name are parsed)."""
+    return _book().naming(class_name, "errors")
 
 
 def match(class_names, message: str, tags=None) -> list[Recipe]:
