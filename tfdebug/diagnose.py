@@ -236,7 +236,7 @@ def _autograph_declined(extracted: Extracted, recipe, location: Location | None)
         chosen = known[0] if known else recipebook.get(_DECLINE_RECIPES[decline.kind])
     except KeyError:
         return None
-    return chosen, _decline_location(decline), decline.reason
+    return chosen, _decline_location(decline, location), decline.reason
 
 
 def _converts(location: Location) -> bool:
@@ -252,12 +252,16 @@ def _converts(location: Location) -> bool:
                for n in line_nodes(stmt, location.line))
 
 
-def _decline_location(decline) -> Location:
-    """The construct AutoGraph refused; else the decorator that made it decline (a
-    ``do_not_convert``, an ``lru_cache``); else the ``def``."""
+def _decline_location(decline, symptom: Location) -> Location:
+    """The construct AutoGraph refused; for a function the user excluded from conversion
+    (``do_not_convert``), the construct of theirs that needed it (the symptom's line; the
+    decorator is named in AutoGraph's reason); else the decorator that made it decline (an
+    ``lru_cache``); else the ``def``."""
     function = decline.function
     if decline.construct_line:
         return Location(decline.file, decline.construct_line, function)
+    if decline.kind == "do-not-convert":
+        return symptom
     tree = module_tree(decline.file)
     for node in (source_index(tree).functions if tree is not None else ()):
         if getattr(node, "name", None) != function or not \
