@@ -269,8 +269,8 @@ def _decline_location(decline, symptom: Location) -> Location:
             continue
         for deco in node.decorator_list:
             name = dotted_tail(getattr(deco, "func", deco))
-            if name.rsplit(".", 1)[-1] in ("do_not_convert", "lru_cache", "cache") and \
-                    decline.kind in ("do-not-convert", "never-converted"):
+            if name.rsplit(".", 1)[-1] in ("lru_cache", "cache") and \
+                    decline.kind == "never-converted":
                 return Location(decline.file, deco.lineno, function)
         return Location(decline.file, node.lineno, function)
     return Location(decline.file, decline.line, function)
