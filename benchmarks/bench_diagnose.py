@@ -121,7 +121,7 @@ def _errors():
 def bench_warm(repeat: int):
     """Per-diagnosis seconds, warm (recipes loaded, sources parsed once), and the kinds."""
     from tfdebug import recipebook
-    from tfdebug.diagnose import diagnose
+    from tfdebug.diagnosis import diagnose
 
     recipebook.load()
     errors = _errors()

@@ -58,7 +58,7 @@ def _preload() -> None:
     import tfdebug.cli  # noqa: F401
     import tfdebug.runner as runner
 
-    for name in ("side_effects", "trace_log", "report", "explain", "diagnose", "eager",
+    for name in ("side_effects", "trace_log", "report", "explainer", "diagnosis", "modes",
                  "debugger", "_traceback"):
         __import__(f"tfdebug.{name}")
     # The checks `tfdebug run` builds import the rest of what they need (without entering them).

@@ -12,7 +12,7 @@ import importlib  # noqa: E402
 
 from tfdebug import _tf, tracing  # noqa: E402
 
-eager_module = importlib.import_module("tfdebug.eager")  # the module; tfdebug.eager is the scope
+eager_module = importlib.import_module("tfdebug.modes")  # the module of tfdebug.eager
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CASES = os.path.join(ROOT, "tests", "cases")  # verbatim copies of the shared reproducers

@@ -1,4 +1,5 @@
 """diagnose(): real TensorFlow errors -> recipe and user line; never raises, whatever it gets."""
+import importlib
 import inspect
 import linecache
 import os
@@ -12,7 +13,7 @@ from tensorflow.python.framework import errors_impl
 
 from conftest import raised_by
 from tfdebug import diagnose as diagnose_fn
-from tfdebug.diagnose import Diagnosis, extract, safe_str, short_message
+from tfdebug.diagnosis import Diagnosis, extract, safe_str, short_message
 
 pytestmark = pytest.mark.smoke  # also run on the oldest supported TensorFlow
 
@@ -146,7 +147,7 @@ def test_cycles_in_the_chain_are_safe():
 
 
 def test_internal_failure_returns_none_and_logs(monkeypatch, caplog):
-    module = sys.modules["tfdebug.diagnose"]
+    module = importlib.import_module("tfdebug.diagnosis")
 
     def boom(exc):
         raise RuntimeError("tfdebug bug")
@@ -217,7 +218,7 @@ def _make_source(kind, tmp_dir):
        source=st.sampled_from(["none", "exec", "notebook", "missing", "non-utf8", "changed", "file"]),
        chained=st.booleans())
 def test_fuzz_diagnose_and_annotate_never_raise(tmp_path_factory, cls, message, source, chained):
-    from tfdebug.explain import annotate
+    from tfdebug.explainer import annotate
 
     try:
         exc = cls(message)
@@ -244,7 +245,7 @@ def test_module_without_file_and_odd_traceback_objects():
     assert diagnose_fn(exc) is None
     fake = types.SimpleNamespace()
     assert diagnose_fn(fake) is None  # not an exception at all
-    assert sys.modules["tfdebug.diagnose"].diagnose("text") is None
+    assert importlib.import_module("tfdebug.diagnosis").diagnose("text") is None
 
 
 def test_graph_mode_op_error_points_at_the_line_that_built_the_op():

@@ -1,4 +1,5 @@
 """explain(), install()/uninstall(): the user's exception survives, with a tfdebug note."""
+import importlib
 import os
 import sys
 import threading
@@ -7,10 +8,10 @@ import pytest
 import tensorflow as tf
 
 import tfdebug
-from tfdebug.explain import annotate, installed
+from tfdebug.explainer import annotate, installed
 
-explain_module = sys.modules["tfdebug.explain"]
-diagnose_module = sys.modules["tfdebug.diagnose"]
+explain_module = importlib.import_module("tfdebug.explainer")
+diagnose_module = importlib.import_module("tfdebug.diagnosis")
 
 
 @tf.function
@@ -113,7 +114,7 @@ def test_injected_internal_failure_leaves_the_exception_untouched(monkeypatch, t
     if target == "diagnose":
         monkeypatch.setattr(diagnose_module, "_diagnose", boom)
     else:
-        monkeypatch.setattr(sys.modules["tfdebug.render"], "diagnosis_text", boom)
+        monkeypatch.setattr(importlib.import_module("tfdebug.render"), "diagnosis_text", boom)
     exc, captured = _fail_inside_explain()
     assert exc is captured["exc"] and exc.args == captured["args"]
     assert getattr(exc, "__notes__", []) == []

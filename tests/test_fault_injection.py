@@ -25,13 +25,13 @@ from tfdebug import eager as eager_scope
 
 import importlib
 
-eager_module = importlib.import_module("tfdebug.eager")
+eager_module = importlib.import_module("tfdebug.modes")
 printing = importlib.import_module("tfdebug.printing")
 shapes = importlib.import_module("tfdebug.shapes")
 trace_log = importlib.import_module("tfdebug.trace_log")
 side_effects = importlib.import_module("tfdebug.side_effects")
-explain_module = importlib.import_module("tfdebug.explain")
-diagnose_module = importlib.import_module("tfdebug.diagnose")
+explain_module = importlib.import_module("tfdebug.explainer")
+diagnose_module = importlib.import_module("tfdebug.diagnosis")
 
 _TF_STEPS = ["functions_run_eagerly", "set_functions_run_eagerly", "data_debug_mode",
              "set_data_debug_mode", "data_debug_mode_scopable", "install_trace_hook",

@@ -15,7 +15,7 @@ import tensorflow as tf
 from conftest import ROOT, end_to_end_cases, raised_by, run_tfdebug
 
 from tfdebug import lint
-diagnose_module = importlib.import_module("tfdebug.diagnose")
+diagnose_module = importlib.import_module("tfdebug.diagnosis")
 diagnose = diagnose_module.diagnose
 GRAPH_CASES = sorted(os.path.join(ROOT, "tests", "cases_graph", f)
                      for f in os.listdir(os.path.join(ROOT, "tests", "cases_graph")) if f.endswith(".py"))

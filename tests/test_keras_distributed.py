@@ -173,7 +173,7 @@ _RUNNER = textwrap.dedent('''
     os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
     import tensorflow as tf
     from tfdebug import recipebook
-    from tfdebug.diagnose import diagnose
+    from tfdebug.diagnosis import diagnose
     folder, out = sys.argv[1], {}
     for recipe in recipebook.by_category("distribute"):
         for kind in ("before", "after"):

@@ -76,18 +76,19 @@ def test_runtime_features_name_the_extra_in_one_sentence(bare_python, tmp_path):
         "`pip install 'tfdebug[cpu]'` (or `pip install 'tfdebug[tf]'` for the GPU build).")
 
 
-@pytest.mark.parametrize("first", ["tfdebug.eager", "tfdebug.explain", "tfdebug._tf",
-                                   "tfdebug.trace_log"])
+@pytest.mark.parametrize("first", ["tfdebug.modes", "tfdebug.explainer", "tfdebug._tf",
+                                   "tfdebug.trace_log", "tfdebug.diagnosis"])
 def test_with_tensorflow_the_face_is_whole_after_any_runtime_import(first, tmp_path):
-    """Importing one runtime module (which imports TensorFlow) completes the package face, as
-    the eager face did; no import error is swallowed on the way (ImportWarning is an error)."""
+    """Importing a runtime module first leaves every public name the public object (no module
+    shadows a function); no import error is swallowed on the way (ImportWarning is an error)."""
     import sys
 
     code = (f"import {first}, sys, tfdebug; "
             "print(type(tfdebug.eager).__name__, tfdebug.diagnose.__module__, "
-            "tfdebug.trace_logger.__module__, 'tfdebug.compare' in sys.modules)")
+            "tfdebug.trace_logger.__module__, tfdebug.compare.__module__)")
     proc = subprocess.run([sys.executable, "-W", "error::ImportWarning", "-c", code],
                           capture_output=True, text=True, cwd=str(tmp_path), timeout=300,
                           env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.split() == ["type", "tfdebug.diagnose", "tfdebug.trace_log", "True"]
+    assert proc.stdout.split() == ["type", "tfdebug.diagnosis", "tfdebug.trace_log",
+                                 "tfdebug.comparison"]

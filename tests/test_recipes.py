@@ -63,7 +63,7 @@ def test_every_error_category_has_recipes():
 
 
 def test_when_tags_and_blame_locators_are_implemented():
-    from tfdebug.diagnose import _LOCATORS
+    from tfdebug.diagnosis import _LOCATORS
 
     assert set(recipebook.LOCATORS) == set(_LOCATORS)
     for recipe in recipebook.load():
@@ -78,7 +78,7 @@ _RUNNER = textwrap.dedent('''
     import tensorflow as tf
     tf.get_logger().setLevel(logging.ERROR)
     from tfdebug import recipebook
-    from tfdebug.diagnose import diagnose, _chain
+    from tfdebug.diagnosis import diagnose, _chain
     out, folder = {}, tempfile.mkdtemp()
     wanted = set(sys.argv[1:])  # "ID:kind"
     for r in recipebook.load():

@@ -17,7 +17,7 @@ import importlib
 
 from tfdebug import _tf, tracing
 
-eager_module = importlib.import_module("tfdebug.eager")
+eager_module = importlib.import_module("tfdebug.modes")
 
 
 def _on_thread(fn):

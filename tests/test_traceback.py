@@ -9,7 +9,7 @@ import tensorflow as tf
 from tfdebug import _tf, _traceback
 from conftest import run_tfdebug
 
-explain_module = importlib.import_module("tfdebug.explain")
+explain_module = importlib.import_module("tfdebug.explainer")
 
 
 @tf.function

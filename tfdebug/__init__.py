@@ -13,19 +13,17 @@ Example::
         train_step(x, y)
 """
 import importlib
-import sys
-import types
 
 from ._version import __version__
 
 # public name -> the module that defines it (imported on first use)
 _RUNTIME = {
-    "eager": "eager", "eager_mode": "eager", "graph": "eager",
-    "diagnose": "diagnose",
-    "explain": "explain", "install": "explain", "uninstall": "explain",
+    "eager": "modes", "eager_mode": "modes", "graph": "modes",
+    "diagnose": "diagnosis",
+    "explain": "explainer", "install": "explainer", "uninstall": "explainer",
     "breakpoint": "debugger", "debug": "debugger",
     "probe": "shapes", "shape_probe": "shapes",
-    "compare": "compare",
+    "compare": "comparison",
     "load_ipython_extension": "ipython", "unload_ipython_extension": "ipython",
     "side_effect_guard": "side_effects",
     "ic": "printing", "print_to_tfprint": "printing",
@@ -61,27 +59,6 @@ __all__ = [
 ]
 
 
-_RUNTIME_MODULES = frozenset(_RUNTIME.values()) | {"_tf", "tracing"}
-_completing = []
-
-
-def _complete() -> None:
-    """Bind every runtime name at once, as soon as one runtime module is imported.
-
-    That module has imported TensorFlow, so the rest costs little; afterwards the face holds
-    what an eager face would (``tfdebug.diagnose``, ``sys.modules["tfdebug.explain"]``, ...).
-    """
-    if _completing:
-        return
-    _completing.append(True)
-    try:
-        for name in _RUNTIME:
-            if name not in globals():
-                _load(name)
-    finally:
-        _completing.clear()
-
-
 def _load(name: str):
     try:
         module = importlib.import_module(f"{__name__}.{_RUNTIME[name]}")
@@ -91,7 +68,6 @@ def _load(name: str):
         raise
     value = getattr(module, name)
     globals()[name] = value
-    _complete()
     return value
 
 
@@ -103,30 +79,3 @@ def __getattr__(name: str):
 
 def __dir__():
     return sorted(set(globals()) | set(__all__))
-
-
-class _Face(types.ModuleType):
-    """Keeps ``tfdebug.eager`` (and explain, diagnose, compare) the public function.
-
-    Importing the submodule ``tfdebug.eager`` makes Python set the package attribute
-    ``eager`` to that module; the face stores the function the name stands for instead, as
-    the eager ``from .eager import eager`` of earlier versions did.
-    """
-
-    def __setattr__(self, name, value):
-        if name in _RUNTIME and isinstance(value, types.ModuleType) and \
-                value.__name__ == f"{__name__}.{name}" and hasattr(value, name):
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-        if name in _RUNTIME_MODULES and not _importing():
-            _complete()
-
-
-def _importing() -> bool:
-    """Is a tfdebug module still being imported? (Then the face completes when it is done:
-    Python sets the package attribute of each submodule after running it.)"""
-    return any(getattr(getattr(module, "__spec__", None), "_initializing", False)
-               for key, module in list(sys.modules.items()) if key.startswith(__name__ + "."))
-
-
-sys.modules[__name__].__class__ = _Face

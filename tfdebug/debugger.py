@@ -240,7 +240,7 @@ def post_mortem_uncaught(exc: BaseException) -> None:
 
 def rerun_eagerly(fn, args, kwargs, original: BaseException) -> None:
     """Re-run ``fn(*args, **kwargs)`` eagerly and open pdb at the user line of the fault."""
-    from .eager import eager
+    from .modes import eager
 
     name = getattr(fn, "__name__", None) or getattr(fn, "name", repr(fn))
     _say(f"{name}() raised {_describe(original)}; re-running the same call eagerly "
@@ -294,7 +294,7 @@ def _post_mortem(tb, exc) -> None:
 
 def _run_to_line(fn, args, kwargs, filename: str, lineno: int) -> bool:
     """Run ``fn`` eagerly under pdb with one temporary breakpoint; True if it stopped."""
-    from .eager import eager
+    from .modes import eager
 
     debugger = _UserPdb()
     error = debugger.set_break(filename, lineno, temporary=True)

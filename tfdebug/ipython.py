@@ -67,7 +67,7 @@ class _Extension:
 
     def load(self) -> None:
         try:
-            from .explain import install  # the module: tfdebug.explain is the scope
+            from .explainer import install  # the module: tfdebug.explainer
             install(shell=self.shell)
             self.explainer = True
         except Exception:  # noqa: BLE001 - the magics work without diagnoses
@@ -97,7 +97,7 @@ class _Extension:
             self.logger.__exit__(None, None, None)
             self.logger = None
         if self.explainer:
-            from .explain import uninstall
+            from .explainer import uninstall
             uninstall()
             self.explainer = False
         self.last_failure = None
@@ -132,7 +132,7 @@ class _Extension:
         raise UsageError(f"%tfdebug: unknown arguments {line.strip()!r}. {USAGE}")
 
     def eager(self, on: bool) -> None:
-        from .eager import eager
+        from .modes import eager
 
         if on and self.eager_scope is None:
             self.eager_scope = eager()
@@ -146,7 +146,7 @@ class _Extension:
     def eager_cell(self, line: str, cell: str):
         from IPython.core.error import UsageError
 
-        from .eager import eager
+        from .modes import eager
 
         if line.strip():
             raise UsageError(f"%%tfdebug_eager takes no arguments, got {line.strip()!r}")
@@ -202,7 +202,7 @@ def _show_diagnosis(error: BaseException) -> None:
     try:
         from IPython.display import display
 
-        from .explain import annotate
+        from .explainer import annotate
         from .render import diagnosis_html
 
         _, diagnosis = annotate(error)   # the note is there already: this only reads it

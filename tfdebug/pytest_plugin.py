@@ -194,7 +194,7 @@ def _start(settings: Settings) -> _TestState:
             state.scopes.append(state.logger)
             state.logger.__enter__()
         if settings.eager:
-            from .eager import eager
+            from .modes import eager
             scope = eager()
             scope.__enter__()
             state.scopes.append(scope)
@@ -220,7 +220,7 @@ def tf_eager():
         def test_step(tf_eager):
             assert step(tf.constant(1.0)).numpy() == 2.0   # breakpoint() in step works
     """
-    from .eager import eager
+    from .modes import eager
 
     with eager() as scope:
         yield scope
@@ -272,7 +272,7 @@ def pytest_runtest_makereport(item, call):
 def _annotate(exc: BaseException, findings: list) -> str:
     """Note the diagnosis on ``exc``; return what did not fit there (warnings, or the
     diagnosis of the user's own exception where AutoGraph replaced it)."""
-    from .explain import annotate
+    from .explainer import annotate
 
     parts = []
     target, diagnosis = annotate(exc)

@@ -28,7 +28,7 @@ OPTIONAL = ("errors", "messages", "before", "after", "docs", "when", "blame")
 ID_PATTERN = re.compile(r"TFD\d{3}")
 
 # ``when``: facts about where an error happened, all of which must hold for the recipe to
-# apply (diagnose.py computes them from the traceback and the offending source).
+# apply (diagnosis.py computes them from the traceback and the offending source).
 TAGS = (
     "tf.data",                 # raised while tf.data traced a map/filter function
     "keras-call",              # raised inside a Keras layer/model/loss/metric call
@@ -49,7 +49,7 @@ TAGS = (
     "tf.cond",                 # raised inside TensorFlow's own tf.cond construction code
     "leaked-tensor",           # a tf.function graph's tensor refused where no graph is built
 )
-# ``blame``: where the cause is when TensorFlow points at the symptom (diagnose.py's locators).
+# ``blame``: where the cause is when TensorFlow points at the symptom (diagnosis.py's locators).
 LOCATORS = ("append-in-loop", "set-seed", "yield", "py-function", "keras-call-tf-function",
             "string-format", "keras-constructor", "return-value", "shape-binding",
             "generator-yield", "escape-store")

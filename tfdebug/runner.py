@@ -546,7 +546,7 @@ def _print_uncaught(exc: BaseException) -> None:
 
     if "tensorflow" in sys.modules:  # else no TensorFlow frame to fold (nor TF to load)
         from ._traceback import format_exception, involves_tensorflow
-        from .explain import disabled
+        from .explainer import disabled
 
         if not disabled() and involves_tensorflow(exc):
             _print_traceback_text(format_exception(exc))
@@ -587,7 +587,7 @@ def _runtime_checks(options: RunOptions) -> list:
     """The scopes that wrap the script: eager switch, trace logger, side-effect guard."""
     checks = []
     if options.eager:
-        from .eager import eager
+        from .modes import eager
         checks.append(eager())
     from .side_effects import side_effect_guard
     checks.append(side_effect_guard(action="warn"))
@@ -643,7 +643,7 @@ def _diagnose_uncaught(exc: BaseException) -> list:
     shows it (``TFDEBUG=off`` skips both).
     """
     try:
-        from .explain import annotate
+        from .explainer import annotate
 
         target, diagnosis = annotate(exc)
         if target is not exc and diagnosis is not None:

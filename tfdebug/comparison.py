@@ -147,7 +147,7 @@ def compare(fn, *args, rtol: float = 1e-5, atol: float = 1e-6, repeats: int = 30
     name = getattr(fn, "__name__", None) or getattr(fn, "name", None) or repr(fn)
     python_fn = getattr(graph_fn, "python_function", fn)
 
-    from .eager import eager, graph
+    from .modes import eager, graph
 
     with _captured() as trace_text:   # the first trace: what the graph prints while tracing
         with graph():

@@ -74,7 +74,7 @@ def annotate(exc: BaseException):
     if disabled():
         return exc, None
     try:
-        from .diagnose import diagnose
+        from .diagnosis import diagnose
 
         original = _staged_original(exc)
         if original is not None:
@@ -93,7 +93,7 @@ def annotate(exc: BaseException):
 
 
 def _staging_note(staging: BaseException, original: BaseException) -> str:
-    from .diagnose import extract
+    from .diagnosis import extract
     from .render import display_path
 
     where = next((loc for locs in extract(staging).locations for loc in locs), None)
