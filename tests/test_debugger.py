@@ -38,7 +38,7 @@ GRAPH_STEP = """
     print("second", step(tf.constant([5.0, 6.0])).numpy())
     try:
         step(tf.constant([7.0, 8.0]))
-    except tf.errors.UnknownError as exc:
+    except tf.errors.OutOfRangeError as exc:
         print("aborted:", "DebuggerQuit" in str(exc), "aborted with `q`" in str(exc))
     print("traces", step.experimental_get_tracing_count())
 """

@@ -75,7 +75,8 @@ def _parser():
                              description="Show a recipe (cause, fix, before/after) by id, "
                                          "or the recipes that match a pasted error message.")
     explain.add_argument("query", nargs="+", metavar="ID|ERROR-TEXT",
-                         help='a recipe id such as TFD101, or error text in quotes')
+                         help='a recipe id such as TFD101, error text in quotes, or - to read '
+                              'a whole pasted traceback from stdin')
 
     _add_lint(sub)
     return parser
@@ -342,6 +343,8 @@ def _explain(args) -> int:
     from . import recipebook, render
 
     query = " ".join(args.query).strip()
+    if args.query == ["-"]:  # a whole traceback, pasted (ended with Ctrl-D) or piped
+        query = sys.stdin.read().strip() if sys.stdin is not None else ""
     if not query:
         print("tfdebug: error: explain needs a recipe id (e.g. TFD101) or the text of an error; "
               "got only blanks", file=sys.stderr)
@@ -355,7 +358,9 @@ def _explain(args) -> int:
             return 2
         print(render.recipe_text(recipe, color=color))
         return 0
-    found = recipebook.search(query)
+    from ._extract import text_tags
+
+    found = recipebook.search(query, tags=text_tags(query))
     if not found:
         print("tfdebug: no recipe matches this error text; paste the exception's last line "
               "(e.g. \"TypeError: Tensor is unhashable\") or see `tfdebug recipes`",

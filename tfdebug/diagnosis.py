@@ -40,6 +40,7 @@ from ._extract import (Extracted, Location, chain_of, extract, is_user, safe_str
 from ._generic import generic_category, generic_docs
 from ._locate import LOCATORS as _LOCATORS
 from ._locate import cause_of_named, construct_of_node
+from ._quit import is_quit
 from ._source import dotted_tail, line_nodes, module_tree, source_index, statement_at
 from .report import Finding
 
@@ -165,6 +166,8 @@ def _first_location(extracted: Extracted, index: int | None) -> Location | None:
 def _diagnose(exc: BaseException) -> Diagnosis | None:
     if not isinstance(exc, BaseException) or isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
         return None
+    if is_quit(exc) or any(_is_tfdebugs(e) for e in chain_of(exc)):
+        return None  # the user quit a debugger; tfdebug's own errors explain themselves
     extracted = extract(exc)
     index, recipe = _choose(extracted)
     layer = "message"
@@ -200,6 +203,12 @@ def _diagnose(exc: BaseException) -> Diagnosis | None:
         message=short_message(extracted.messages[0]),
         error=type(exc).__name__, category=category, layer=layer, symptom=symptom,
         docs=recipe.docs if recipe is not None else generic_docs(category), autograph=autograph)
+
+
+def _is_tfdebugs(exc: BaseException) -> bool:
+    """An error tfdebug raises on purpose (``RetracingError``, the side-effect guard's): its
+    message is already the diagnosis, cause and fix included."""
+    return (getattr(type(exc), "__module__", "") or "").split(".")[0] == __name__.split(".")[0]
 
 
 # -- AutoGraph ran the function as-is: the cause is its decision, not the symptom ------------

@@ -333,6 +333,13 @@ class _Session:
         import traceback  # here: a run that ends well never loads it (nor linecache, tokenize)
 
         self.status = "error"
+        from ._quit import quit_line
+
+        quit = quit_line(exc)
+        if quit is not None:  # the user's own `q` at a debugger: one line, no diagnosis
+            _flush_stdout()
+            say(quit)
+            return
         if "tensorflow" in sys.modules:  # else no TensorFlow error is possible
             self.findings.extend(_diagnose_uncaught(exc))
         hook = _script_excepthook()
