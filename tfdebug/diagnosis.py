@@ -54,7 +54,7 @@ _CONVERSION_ERRORS = {"ConversionError", "UnsupportedLanguageElementError", "Aut
 _NEEDS_NO_LOCATION = ("py-function", "keras-call-tf-function")
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class Diagnosis:
     """An exception explained at one user line: by a recipe, or generically (``recipe`` None).
 
@@ -92,6 +92,22 @@ class Diagnosis:
         if self.recipe is not None:
             return Finding.at(self.recipe, "error", self.file, self.line, self.function, message=message)
         return Finding.generic_at(self.category, self.file, self.line, self.function, message)
+
+    def __repr__(self) -> str:
+        """One line: ``<Diagnosis TFD101 tensor-as-bool at train.py:14 in train_step>``."""
+        from .render import display_path
+
+        what = self.recipe.id if self.recipe is not None else "generic"
+        where = f" at {display_path(self.file)}:{self.line}" if self.file else ""
+        return f"<Diagnosis {what} {self.category}{where}" + \
+            (f" in {self.function}>" if self.function and where else ">")
+
+    def __str__(self) -> str:
+        """The diagnosis as tfdebug prints it (title, marked source line, cause, fix)."""
+        return self.note()
+
+    def _repr_pretty_(self, printer, cycle: bool) -> None:
+        printer.text(repr(self) if cycle else str(self))
 
     def note(self) -> str:
         """The plain-text diagnosis added to the exception as a PEP 678 note."""
