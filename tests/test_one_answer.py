@@ -45,8 +45,11 @@ BREAKPOINT = textwrap.dedent("""\
 
 
 def _tfdebug(*args, stdin="", cwd=None):
+    import tempfile
+
     return subprocess.run([sys.executable, "-m", "tfdebug", *args], input=stdin, text=True,
-                          capture_output=True, env=ENV, cwd=cwd, timeout=300)
+                          capture_output=True, env=ENV, cwd=cwd or tempfile.gettempdir(),
+                          timeout=300)
 
 
 def test_pdb_stops_at_the_line_the_diagnosis_blames(tmp_path):
@@ -69,6 +72,14 @@ def test_quit_at_a_graph_breakpoint_is_one_line_and_no_diagnosis(tmp_path):
     assert lines == ["tfdebug.breakpoint: quit with `q` at "
                      f"{tmp_path / 'bp.py'}:7 in step; the call was aborted"], proc.stderr
     assert "op_kernel" not in proc.stderr and "generic" not in proc.stderr
+
+
+def test_quit_at_an_eager_breakpoint_or_at_pdb_is_one_line(tmp_path):
+    (tmp_path / "bp.py").write_text(BREAKPOINT)
+    proc = _tfdebug("run", "--eager", "bp.py", stdin="p y\nq\n", cwd=tmp_path)
+    assert "numpy=6.0>" in proc.stdout
+    assert proc.stderr.strip().splitlines()[-1:] == ["tfdebug: quit from the debugger (q)"]
+    assert "Traceback" not in proc.stderr and "BdbQuit" not in proc.stderr
 
 
 def test_quit_without_tfdebug_run_keeps_the_exception(tmp_path):
@@ -162,6 +173,26 @@ def test_compare_and_diagnosis_show_themselves_in_ipython(capsys):
         assert len(repr(d).splitlines()) == 1 and "before" not in repr(d)
         assert str(d) == d.note() and "<div" in d._repr_html_()
     finally:
+        InteractiveShell.clear_instance()
+        sys.displayhook, sys.excepthook = saved
+
+
+def test_rerun_stops_at_the_line_the_diagnosis_blames(capsys):
+    from IPython.core.interactiveshell import InteractiveShell
+
+    saved = (sys.displayhook, sys.excepthook)
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_line_magic("load_ext", "tfdebug")
+        shell.run_cell(APPEND, store_history=True)   # defines and calls in one cell
+        out = capsys.readouterr()
+        assert "--> cell 1:7 in evaluate" in out.out + out.err
+        shell.run_cell('%tfdebug rerun -c "p i" -c q', store_history=True)
+        out = capsys.readouterr().out
+        assert "Stopping at cell 1:7 in evaluate, the line the diagnosis blames" in out, out
+        assert "-> losses.append(tf.reduce_mean(xs[i]))" in out and "numpy=0>" in out
+    finally:
+        shell.run_line_magic("unload_ext", "tfdebug")
         InteractiveShell.clear_instance()
         sys.displayhook, sys.excepthook = saved
 
