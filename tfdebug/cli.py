@@ -52,7 +52,7 @@ def _parser():
     run.add_argument("-m", dest="module", metavar="MODULE",
                      help="run a module as `python -m MODULE ARGS` does (the arguments after "
                           "MODULE are the module's)")
-    run.add_argument("script", nargs="?", help="the Python script to run")
+    run.add_argument("script", help="the Python script to run")
     script_args = run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
     script_args.required = False  # a missing SCRIPT is the only thing to report
 
@@ -181,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
         args = types.SimpleNamespace(**quick)
     else:
         head, module = _split_module(argv)
-        args = (_lint_parser() if argv[:1] == ["lint"] else _parser()).parse_args(head)
+        args = (_lint_parser() if argv[:1] == ["lint"] else _parser()).parse_args(
+            head + module[:1] if module else argv)  # the module's name stands for the script
         if module is not None:
             args.module, args.args = module[0], module[1:]
     if args.command == "run":
@@ -288,9 +289,6 @@ def _run(args) -> int:
     from .runner import RunOptions, ScriptError, run
 
     module = getattr(args, "module", None)
-    if module is None and args.script is None:
-        print("tfdebug: error: run needs a script (or -m MODULE)", file=sys.stderr)
-        return 2
     options = RunOptions(script=module or args.script, args=args.args, eager=args.eager,
                          report_path=args.report, pdb=args.pdb, html_path=args.html,
                          module=module is not None)
