@@ -528,7 +528,7 @@ def _remember_source(filename: str, source: bytes) -> None:
 def _script_excepthook():
     """The ``sys.excepthook`` the script installed (None: python's own, or tfdebug's)."""
     hook = sys.excepthook
-    explain = sys.modules.get(f"{__package__}.explain")
+    explain = sys.modules.get(f"{__package__}.explainer")
     if explain is not None and hook is getattr(explain, "_sys_hook", None):
         hook = getattr(explain, "_saved", {}).get("sys", sys.__excepthook__)
     return None if hook is sys.__excepthook__ else hook
