@@ -167,7 +167,7 @@ def test_compare_and_diagnosis_show_themselves_in_ipython(capsys):
         assert "<Diagnosis TFD101 tensor-as-bool at cell 1:4 in g>" in out, out
         assert "tfdebug TFD101 tensor-as-bool" in out and "--> cell 1:4 in g" in out
         result = shell.user_ns["_2"]
-        assert repr(result).startswith("<CompareResult <lambda>: same results, graph ")
+        assert repr(result).startswith("<CompareResult <lambda>: same results, graph speed-up ")
         assert "<pre>tfdebug.compare: &lt;lambda&gt;" in result._repr_html_()
         d = shell.user_ns["d"]
         assert len(repr(d).splitlines()) == 1 and "before" not in repr(d)

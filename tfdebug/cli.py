@@ -342,6 +342,9 @@ def _explain(args) -> int:
 
     query = " ".join(args.query).strip()
     if args.query == ["-"]:  # a whole traceback, pasted (ended with Ctrl-D) or piped
+        if sys.stdin is not None and sys.stdin.isatty():
+            print("tfdebug: paste the error (the whole traceback is best), then Ctrl-D",
+                  file=sys.stderr)
         query = sys.stdin.read().strip() if sys.stdin is not None else ""
     if not query:
         print("tfdebug: error: explain needs a recipe id (e.g. TFD101) or the text of an error; "

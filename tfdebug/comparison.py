@@ -85,7 +85,7 @@ class CompareResult:
 
     def __repr__(self) -> str:
         same = "same results" if self.match else "results DIFFER"
-        return (f"<CompareResult {self.name}: {same}, graph {self.speedup:.2f}x eager"
+        return (f"<CompareResult {self.name}: {same}, graph speed-up {self.speedup:.2f}x"
                 f"{', ' + str(self.retraces) + ' retraces' if self.retraces else ''}>")
 
     def _repr_pretty_(self, printer, cycle: bool) -> None:
