@@ -247,6 +247,52 @@ def test_a_report_without_the_timeline_keys_still_renders(tmp_path):
     assert rows and any("3 retraces" in chunk for chunk in page.text)
 
 
+def test_the_timeline_starts_at_the_first_trace_start_up_folded():
+    """A run whose first trace comes 20 s in (TensorFlow's import on a slow machine): the
+    marks fill the axis, the 20 s before them are one band."""
+    shifted = dict(report.from_logger(_traced_with_strings()))
+    lead = 20.0
+    shifted["events"] = [dict(e, time=e["time"] + lead) for e in shifted["events"]]
+    last = max(e["time"] + e["duration"] for e in shifted["events"])
+    shifted["wall_seconds"] = last + 0.1
+    page = _Page(html_report.render(shifted))
+    (svg,) = [a for t, a in page.elements if t == "svg"]
+    x0, x1 = float(svg["data-x0"]), float(svg["data-x1"])
+    marks = _marks(page)
+    xs = [float(m["x"]) for m in marks]
+    assert x0 <= min(xs) <= x0 + 0.05 * (x1 - x0)
+    assert max(float(m["x"]) + float(m["width"]) for m in marks) > x0 + 0.5 * (x1 - x0)
+    (band,) = page.having("rect", "tfd-fold")
+    assert float(band["x"]) + float(band["width"]) < x0
+    import re
+    (folded,) = [float(m.group(1)) for m in (re.match(r"0 – ([\d.]+) s: the run before the "
+                                                      r"first trace", c) for c in page.text) if m]
+    assert lead * 0.95 < folded <= lead
+    # every mark carries its time for the page's zoom
+    assert [float(m["data-t"]) for m in marks] == [e["time"] for e in shifted["events"]]
+    # a run traced from its start is not folded
+    assert not _Page(html_report.render(report.from_logger(_traced_with_strings()))).having(
+        "rect", "tfd-fold")
+
+
+def test_render_and_html_report_import_in_one_direction_only():
+    import ast
+
+    def imported(module):
+        tree = ast.parse(open(module.__file__, encoding="utf-8").read())
+        names = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                names |= {f"{node.module or ''}.{a.name}".strip(".") for a in node.names}
+                names.add(node.module or "")
+            elif isinstance(node, ast.Import):
+                names |= {a.name for a in node.names}
+        return names
+
+    assert not {"html_report", ".html_report", "tfdebug.html_report"} & imported(render)
+    assert "render" in imported(html_report)   # the page uses the text renderer's paths
+
+
 def _diagnosis():
     @tf.function(autograph=False)
     def safe_div(a, b):
