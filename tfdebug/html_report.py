@@ -268,7 +268,8 @@ def _timeline(report: dict, functions: list[dict], diagnostics: list[dict], exce
         moments.append(error["time"])
     end = max([float(report.get("wall_seconds") or 0.0), *ends, *moments, 1e-3])
     first = min([*starts, *moments], default=0.0)
-    lo = max(0.0, first - 0.02 * (end - first)) if first > FOLD_AFTER * end else 0.0
+    lo = max(0.0, first - 0.02 * max(end - first, 1e-3)) if first > FOLD_AFTER * end else 0.0
+    end = max(end, lo + 1e-3)
     x0 = LABEL_WIDTH + (FOLD_WIDTH + FOLD_GAP if lo else 0)
     x1 = WIDTH - RIGHT_PAD
     plot = x1 - x0
