@@ -381,7 +381,8 @@ class _Session:
                                 started=self.started, exception=self.exception)
         except Exception:  # noqa: BLE001 - the timeline is a courtesy: the schema's keys only
             log.debug("tfdebug: building the report's timeline failed", exc_info=True)
-            data = report.build(self.options.script, self.status, findings, traces)
+            data = report.build(self.options.script, self.status, findings, traces,
+                                exception=self.exception)
         data["exit_code"] = self.code
         return data
 
