@@ -143,7 +143,8 @@ def test_the_timeline_zooms(browser, retracing_run):
     assert bar.is_displayed()                     # shown by the script (hidden without it)
     read = ("return Array.from(document.querySelectorAll('svg .tfd-mark'), "
             "m => [+m.getAttribute('data-t'), +m.getAttribute('x'), +m.getAttribute('width')])")
-    ticks = "return Array.from(document.querySelectorAll('svg .tfd-ticks text'), t => t.textContent)"
+    ticks = ("return Array.from(document.querySelectorAll('svg .tfd-ticks text'), "
+             "t => t.textContent)")
     before, labels = browser.execute_script(read), browser.execute_script(ticks)
     assert sorted(t for t, _, _ in before) == sorted(e["time"] for e in data["events"])
 

@@ -4,11 +4,12 @@ The page has a header (script, status, versions, wall time, counts, the exceptio
 the run), a timeline in inline SVG (one lane per tf.function, one mark per trace, the error
 and the warnings on the same time axis; it starts at the first trace, the start-up before it
 folded into one band), a section per function (traces, reasons, the ``input_signature`` to
-paste), the uncaught exception and every diagnostic as the text renderer lays it out. Everything is computed here and written
-into the page by Jinja2 templates with autoescaping on, so the page is readable without
-JavaScript, needs no network, and shows every string from the user's program as text. A
-small inline script adds tooltips on hover, zooming the timeline, copy buttons and
-highlighting. Recipe text renders its `inline code` as ``<code>``.
+paste), the uncaught exception and every diagnostic as the text renderer lays it out.
+Everything is computed here and written into the page by Jinja2 templates with autoescaping
+on, so the page is readable without JavaScript, needs no network, and shows every string
+from the user's program as text. A small inline script adds tooltips on hover, zooming the
+timeline, copy buttons and highlighting. Recipe prose renders its `inline code` as
+``<code>``.
 
 Example::
 
@@ -232,13 +233,14 @@ def _diagnostic_view(entry: dict, anchor: str, wall) -> dict:
     context = [(int(n), str(text)) for n, text in entry.get("context") or []]
     docs = recipe.docs if recipe is not None and recipe.docs.startswith("https://") else None
     severity = "error" if entry.get("severity") == "error" else "warning"
+    plain_title = recipe.title if recipe is not None else str(entry.get("message") or "")
     where = display_path(entry.get("file")) if entry.get("file") else None
     return {
         "id": anchor, "severity": severity,
         "recipe": str(entry.get("recipe") or ""), "category": str(entry.get("category") or ""),
         # a recipe's prose marks code with backticks; anything else is shown as it is
-        "title": inline_code(recipe.title) if recipe is not None else str(entry.get("message") or ""),
-        "plain_title": recipe.title if recipe is not None else str(entry.get("message") or ""),
+        "title": inline_code(recipe.title) if recipe is not None else plain_title,
+        "plain_title": plain_title,
         "where": f"{where}:{line}" if where and line else where,
         "function": entry.get("function"),
         "context": context, "line": line, "code": str(entry.get("code") or ""),
