@@ -69,8 +69,8 @@ def test_quit_at_a_graph_breakpoint_is_one_line_and_no_diagnosis(tmp_path):
     assert "numpy=6.0>" in proc.stdout
     lines = [line for line in proc.stderr.splitlines() if "DebuggerQuit" in line or
              "quit" in line or "tfdebug" in line or "Traceback" in line]
-    assert lines == ["tfdebug.breakpoint: quit with `q` at "
-                     f"{tmp_path / 'bp.py'}:7 in step; the call was aborted"], proc.stderr
+    assert lines == ["tfdebug.breakpoint: quit with `q` at bp.py:7 in step; the call was "
+                     "aborted"], proc.stderr
     assert "op_kernel" not in proc.stderr and "generic" not in proc.stderr
 
 

@@ -2,9 +2,11 @@
 
 ``q`` at a pdb prompt raises ``bdb.BdbQuit``; ``q`` at a ``tfdebug.breakpoint()`` inside a
 graph aborts the call, which reaches the caller as TensorFlow's error carrying
-:data:`ABORTED` (the text tfdebug's own ``DebuggerQuit`` raised in the graph). Imports nothing.
+:data:`ABORTED` (the text tfdebug's own ``DebuggerQuit`` raised in the graph).
 """
 from __future__ import annotations
+
+import os
 
 ABORTED = "tfdebug.breakpoint: the call was aborted with `q` at "
 
@@ -39,7 +41,17 @@ def _aborted_at(exc: BaseException) -> str | None:
         return None
     rest = text[start + len(ABORTED):]
     end = rest.find(". Use `c`")
-    return rest[:end] if end > 0 else rest.splitlines()[0]
+    where = rest[:end] if end > 0 else rest.splitlines()[0]
+    place, sep, function = where.rpartition(" in ")
+    path, colon, line = place.rpartition(":")
+    if not (sep and colon):
+        return where
+    try:  # below the working directory: relative, as diagnoses name files
+        relative = os.path.relpath(path)
+        path = path if relative.startswith("..") else relative
+    except ValueError:
+        pass
+    return f"{path}:{line} in {function}"
 
 
 def is_quit(exc: BaseException) -> bool:
