@@ -29,3 +29,40 @@ def test_main_example_is_diagnosed_line_by_line(tmp_path):
     assert "tfdebug TFD115 out-of-scope-tensor" in proc.stderr
     assert "> 46 |         losses.append" in proc.stderr
     assert "functions that retraced" in proc.stderr
+
+
+@pytest.fixture(scope="module")
+def first_command():
+    """The README's first command as a user types it: the console script, a 100-column
+    terminal (the output is a pipe: no colour)."""
+    import subprocess
+    import sys
+
+    from conftest import without_native_log
+
+    script = os.path.join(os.path.dirname(sys.executable), "tfdebug")
+    command = [script] if os.path.exists(script) else [sys.executable, "-m", "tfdebug"]
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="0", COLUMNS="100", PYTHONUNBUFFERED="1")
+    env.pop("NO_COLOR", None)
+    proc = subprocess.run([*command, "run", "examples/train_broken.py"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
+    proc.stderr = without_native_log(proc.stderr)
+    return proc
+
+
+def test_first_command_shows_no_machinery_frame_in_any_stack(first_command):
+    # TensorFlow's "... was defined here:" stack passes through the console script, the CLI,
+    # the runner and the trace hook: each run of those frames is one folded line.
+    import re
+
+    from tfdebug._frames import machinery
+
+    err = first_command.stderr
+    assert "was defined here:" in err, err[-3000:]
+    files = re.findall(r'File "([^"]+)", line \d+', err)
+    assert files and all(not machinery(f) for f in files), [f for f in files if machinery(f)]
+    for name in ("tfdebug/", "runpy", "IPython", "ipykernel", "pytest", "pluggy"):
+        assert not any(name in f for f in files), name
+    stack = err.split("was defined here:")[1].split("The tensor")[0]
+    assert "frames of tfdebug hidden]" in stack
+    assert 'train_broken.py", line 46, in evaluate' in stack
