@@ -75,6 +75,25 @@ def test_sys_excepthook_prints_the_users_frames(capsys, monkeypatch):
     assert "(converted by AutoGraph)" in err and "tfdebug TFD155 branch-mismatch" in err
 
 
+def test_a_thread_s_uncaught_error_is_cleaned_like_the_main_thread_s(capsys, monkeypatch):
+    import threading
+
+    monkeypatch.setattr(threading, "excepthook", threading.__excepthook__)
+    import tfdebug
+    tfdebug.install()
+    try:
+        worker = threading.Thread(target=_branch_undefined, args=(tf.constant(1.0),), name="worker")
+        worker.start()
+        worker.join()
+    finally:
+        tfdebug.uninstall()
+    err = capsys.readouterr().err
+    assert err.startswith("Exception in thread worker:\nTraceback (most recent call last):"), err
+    assert "(converted by AutoGraph)" in err and "hidden; innermost: tensorflow/" in err
+    assert "__autograph_generated_file" not in err.split("During handling")[-1]
+    assert "tfdebug TFD155 branch-mismatch" in err
+
+
 def test_op_definition_stack_in_a_run_time_error_shows_no_tfdebug_frames(tmp_path):
     # TensorFlow writes the stack that defined the failing op into the message; under
     # `tfdebug run` that stack passes through the runner and the trace hook. The text
