@@ -131,7 +131,12 @@ def test_fixtures_marker_and_max_traces(project):
     result = _run(project, "-p", "no:randomly")
     result.assert_outcomes(passed=5, failed=1)
     result.stdout.fnmatch_lines(["FAILED test_traces.py::test_retrace_fails_the_test*"])
-    assert "step" in result.stdout.str()
+    out = result.stdout.str()
+    assert "step" in out
+    # pytest's failing frame is the user's call: tfdebug's frames in the stack are hidden
+    # (__tracebackhide__), not its trace logger's `raise`
+    assert ">       step(tf.constant([[[1.0]]]))" in out
+    assert "_on_trace" not in out and "trace_log.py" not in out and "tracing.py" not in out, out
 
 
 def test_ini_keys(project):

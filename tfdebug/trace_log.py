@@ -306,6 +306,7 @@ class TraceLogger(LogViews, Scope):
     # -- the subscriber: runs around each trace ------------------------------------------
 
     def _on_trace(self, trace):
+        __tracebackhide__ = True  # pytest shows the user's call, not this raise
         try:
             pending = self._classify(trace)
         except Exception:  # noqa: BLE001 - never break the user's trace
