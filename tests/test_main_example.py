@@ -66,3 +66,10 @@ def test_first_command_shows_no_machinery_frame_in_any_stack(first_command):
     stack = err.split("was defined here:")[1].split("The tensor")[0]
     assert "frames of tfdebug hidden]" in stack
     assert 'train_broken.py", line 46, in evaluate' in stack
+
+
+def test_first_command_leaves_out_tensorflow_s_retracing_warning(first_command):
+    # tfdebug's RetracingWarning names train_step with its cause and fix; TensorFlow's own
+    # "N out of the last N calls ... triggered tf.function retracing" says less, twice
+    assert "RetracingWarning: tfdebug TFD202 retracing: train_step" in first_command.stderr
+    assert "triggered tf.function retracing" not in first_command.stderr
