@@ -73,3 +73,13 @@ def test_first_command_leaves_out_tensorflow_s_retracing_warning(first_command):
     # "N out of the last N calls ... triggered tf.function retracing" says less, twice
     assert "RetracingWarning: tfdebug TFD202 retracing: train_step" in first_command.stderr
     assert "triggered tf.function retracing" not in first_command.stderr
+
+
+def test_first_command_s_retrace_table_fits_a_100_column_terminal(first_command):
+    table = first_command.stderr.split("tfdebug: functions that retraced:\n")[1]
+    lines = table.rstrip("\n").splitlines()
+    assert lines[0].startswith("function:") and "train_step" in lines[0], table
+    assert max(map(len, lines)) <= 100, table
+    assert any(line.startswith("traces:") and "retraces" in line for line in lines)
+    assert "pass lr as a tensor: tf.constant(lr)" in table
+    assert "\x1b[" not in table  # a pipe: no colour
