@@ -148,8 +148,9 @@ def _sys_hook(exc_type, exc, tb):
 
 def _print_traceback(exc: BaseException) -> None:
     from ._traceback import format_exception
+    from .render import paint_diagnoses, use_color
 
-    print(format_exception(exc), end="", file=sys.stderr)
+    print(paint_diagnoses(format_exception(exc), use_color(sys.stderr)), end="", file=sys.stderr)
 
 
 def _threading_hook(args):
@@ -172,7 +173,9 @@ def _print_thread_traceback(args) -> bool:
     from ._traceback import format_exception
 
     name = args.thread.name if args.thread is not None else threading.get_ident()
-    text = format_exception(args.exc_value)
+    from .render import paint_diagnoses, use_color
+
+    text = paint_diagnoses(format_exception(args.exc_value), use_color(sys.stderr))
     print(f"Exception in thread {name}:\n{text}", end="", file=sys.stderr, flush=True)
     return True
 

@@ -12,6 +12,7 @@ Example::
 from __future__ import annotations
 
 import os
+import re
 import textwrap
 
 WIDTH = 88
@@ -30,6 +31,15 @@ def use_color(stream=None) -> bool:
 
 def _paint(text: str, code: str, color: bool) -> str:
     return f"{code}{text}{_RESET}" if color else text
+
+
+def paint_finding(where: str, code: str, message: str, color: bool = True) -> str:
+    """A lint line ``path:line:col: CODE message``: the place bold, the code bold red."""
+    return f"{_paint(where, _BOLD, color)}: {_paint(code, _BOLD + _RED, color)} {message}"
+
+
+def paint_summary(text: str, color: bool) -> str:
+    return _paint(text, _BOLD, color)
 
 
 def _paragraph(label: str, text: str, color: bool) -> str:
@@ -96,6 +106,39 @@ def diagnosis_text(diagnosis, color: bool = False) -> str:
     lines.append(_paragraph("fix", recipe.fix, color))
     lines.append(_paragraph("docs", f"tfdebug explain {recipe.id}", color))
     return "\n".join(lines)
+
+
+_TITLE = re.compile(r"^(tfdebug (?:TFD\d+|generic) [\w-]+: )(.*)$")
+_ROW = re.compile(r"^  ([> ]) +\d+ \| ")
+_LABEL = re.compile(r"^(  [a-z]+: +)(.*)$")
+
+
+def paint_diagnoses(text: str, color: bool) -> str:
+    """``text`` (a traceback) with the diagnoses tfdebug added as notes in colour, as
+    :func:`diagnosis_text` paints them: the notes themselves stay plain text."""
+    if not color or "tfdebug " not in text:
+        return text
+    out, inside = [], False
+    for line in text.split("\n"):
+        title = _TITLE.match(line)
+        if title:
+            inside = True
+            out.append(_paint(title.group(1), _BOLD + _RED, True) + _paint(title.group(2), _BOLD, True))
+            continue
+        if not inside or not line.startswith("  "):
+            inside = False
+            out.append(line)
+            continue
+        row, label = _ROW.match(line), _LABEL.match(line)
+        if line.startswith("  --> "):
+            out.append("  --> " + _paint(line[6:], _CYAN, True))
+        elif row:
+            out.append(_paint(line, _BOLD if row.group(1) == ">" else _DIM, True))
+        elif label:
+            out.append(_paint(label.group(1), _BOLD, True) + label.group(2))
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 def _first_sentence(text: str) -> str:

@@ -572,6 +572,10 @@ def _print_traceback_text(text: str) -> None:
     if stream is None:  # python prints nothing then
         return
     with contextlib.suppress(ValueError, OSError):  # closed: python's traceback is lost too
+        if "tfdebug " in text:
+            from .render import paint_diagnoses, use_color
+
+            text = paint_diagnoses(text, use_color(stream))
         print(text, end="", file=stream)
         stream.flush()
 
