@@ -194,7 +194,7 @@ def test_a_notebook_s_stacks_show_the_cells_not_the_kernel(kernel_name):
     import nbformat
     from nbclient import NotebookClient
 
-    from tfdebug._frames import machinery
+    from test_main_example import machinery_file
 
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("import tensorflow as tf\n%load_ext tfdebug"),
@@ -208,7 +208,7 @@ def test_a_notebook_s_stacks_show_the_cells_not_the_kernel(kernel_name):
     assert "was defined here:" in text, text
     stack = text.split("was defined here:")[1].split("The tensor")[0]
     files = re.findall(r'File "([^"]+)", line \d+', stack)
-    assert files and not [f for f in files if machinery(f)], stack
+    assert files and not [f for f in files if machinery_file(f)], stack
     assert not any(name in f for f in files for name in ("site-packages", "asyncio", "tornado")), stack
     assert re.search(r"\[\.\.\. \d+ frames of .*ipykernel.* hidden\]", stack), stack
     assert "in collect" in stack and "TFD115" in text
