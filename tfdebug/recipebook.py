@@ -267,16 +267,25 @@ class _Index:
     index is rebuilt (``python tools/recipe_index.py --update``; a test fails meanwhile).
     """
 
-    def __init__(self, entries):
-        self.recipes = tuple(sorted(
-            (Recipe(**{**{k: tuple(v) if isinstance(v, list) else v for k, v in e.items()},
-                       "literals": tuple(map(tuple, e["literals"]))}) for e in entries),
-            key=lambda r: r.id))
-        self.words: dict[str, list[Recipe]] = {}
-        for recipe in self.recipes:
-            for key in (f"id:{recipe.id}", f"category:{recipe.category}",
-                        *(f"errors:{name}" for name in recipe.errors)):
-                self.words.setdefault(key, []).append(recipe)
+    def __init__(self, data):
+        self.entries = data["recipes"]  # in id order
+        self.words: dict[str, list[int]] = data["words"]  # "errors:Name" -> entries naming it
+        self.built: dict[int, Recipe] = {}
+
+    def _recipe(self, position: int) -> Recipe:
+        """The recipe of entry ``position``, made when first reached."""
+        recipe = self.built.get(position)
+        if recipe is None:
+            entry = self.entries[position]
+            recipe = self.built[position] = Recipe(
+                **{k: tuple(v) if isinstance(v, list) else v for k, v in entry.items() if k != "literals"},
+                literals=tuple(map(tuple, entry["literals"])))
+        return recipe
+
+    @property
+    def recipes(self) -> tuple[Recipe, ...]:
+        """Every recipe, in id order."""
+        return tuple(map(self._recipe, range(len(self.entries))))
 
     @classmethod
     def read(cls, folder=None) -> _Index | None:
@@ -291,14 +300,14 @@ class _Index:
             if data.get("format") != INDEX_FORMAT or data.get("files") != files:
                 log.debug("tfdebug: the recipe index does not describe %s; reading the files", folder)
                 return None
-            return cls(data["recipes"])
+            return cls(data)
         except (OSError, ValueError, TypeError, KeyError) as exc:
             log.debug("tfdebug: no usable recipe index (%s); reading the files", exc)
             return None
 
     def naming(self, word: str, field: str) -> tuple[Recipe, ...]:
         """As :meth:`_Book.naming`."""
-        return tuple(self.words.get(f"{field}:{word}", ()))
+        return tuple(map(self._recipe, self.words.get(f"{field}:{word}", ())))
 
 
 class _Book:

@@ -84,12 +84,15 @@ def build(folder: str = FOLDER) -> dict:
     recipes = recipebook.validate(folder)
     files = {name: os.path.getsize(os.path.join(folder, name))
              for name in sorted(os.listdir(folder)) if name.endswith(".toml")}
-    entries = []
-    for recipe in recipes:
+    entries, words = [], {}
+    for position, recipe in enumerate(sorted(recipes, key=lambda r: r.id)):
         entry = {field: getattr(recipe, field) for field in recipebook.INDEXED_FIELDS}
         entry["literals"] = [required_texts(p) for p in recipe.patterns]
         entries.append(entry)
-    return {"format": recipebook.INDEX_FORMAT, "files": files, "recipes": entries}
+        for key in (f"id:{recipe.id}", f"category:{recipe.category}",
+                    *(f"errors:{name}" for name in dict.fromkeys(recipe.errors))):
+            words.setdefault(key, []).append(position)
+    return {"format": recipebook.INDEX_FORMAT, "files": files, "recipes": entries, "words": words}
 
 
 def render(index: dict) -> str:
