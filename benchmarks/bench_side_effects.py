@@ -104,8 +104,8 @@ def make_train_step():
     """A tf.function train step of a 10-layer MLP (Dense 64, relu) and a batch for it."""
     import keras
 
-    model = keras.Sequential([keras.Input((32,)), *(keras.layers.Dense(64, activation="relu")
-                                                   for _ in range(10)), keras.layers.Dense(1)])
+    hidden = [keras.layers.Dense(64, activation="relu") for _ in range(10)]
+    model = keras.Sequential([keras.Input((32,)), *hidden, keras.layers.Dense(1)])
     optimizer = keras.optimizers.SGD(0.01)
 
     @tf.function

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
-import re
 import sys
 
 try:
