@@ -19,7 +19,7 @@ setup(
     python_requires=">=3.11",
     packages=["tfdebug", "tfdebug._tf", "tfdebug._effects", "tfdebug.lint", "tfdebug.lint.checks", "tfdebug.recipes"],
     package_dir={"tfdebug": "tfdebug", "tfdebug.recipes": "recipes"},
-    package_data={"tfdebug.recipes": ["*.toml"], "tfdebug": ["templates/*", "lint/*.json"]},
+    package_data={"tfdebug.recipes": ["*.toml", "_index.json"], "tfdebug": ["templates/*", "lint/*.json"]},
     include_package_data=True,
     install_requires=["icecream>=2.1", "tabulate>=0.9", "jinja2>=3.1"],
     extras_require={

@@ -10,7 +10,12 @@ Printed, each as a median with its 95 % interval:
   - warm ``diagnose(exc)`` over several real errors in this process (target <= 10 ms);
   - ``import tfdebug`` after ``import tensorflow`` in fresh interpreters (target <= 30 ms).
 
-Usage: python benchmarks/bench_diagnose.py [--repeat N] [--processes N]
+The first diagnosis is timed in wall time and in CPU time (``time.process_time``: on a
+loaded machine the wall time includes waiting for a core). ``--against FOLDER`` (another
+checkout of tfdebug, e.g. the main branch) runs its first diagnosis in the same rounds,
+the two checkouts alternating, for a before/after figure.
+
+Usage: python benchmarks/bench_diagnose.py [--repeat N] [--processes N] [--against FOLDER]
 """
 from __future__ import annotations
 
@@ -59,12 +64,13 @@ for fn, args in ((truthy, (tf.constant(1),)), (tensor_array, ())):
     except Exception as exc:
         errors.append(exc)
 exc = errors[{index}]
-t = time.perf_counter()
+c, t = time.process_time(), time.perf_counter()
 found = tfdebug.diagnose(exc)
-first = time.perf_counter() - t
+first, first_cpu = time.perf_counter() - t, time.process_time() - c
 assert found is not None
 t = time.perf_counter()
 tfdebug.diagnose(exc)
+print(first_cpu)
 print(time.perf_counter() - t)  # warm: the second diagnosis of the same error
 print(first)
 """
@@ -136,30 +142,38 @@ def bench_warm(repeat: int):
     return times, len(errors)
 
 
-def bench_first(processes: int) -> dict[str, tuple[list[float], list[float]]]:
-    """(first, warm) seconds per fresh process, for a recipe's error and a generic one,
-    the two kinds alternating process by process."""
+KINDS = ((0, "recipe"), (1, "generic (no recipe)"))
+
+
+def bench_first(processes: int, checkouts: dict[str, str]) -> dict[tuple[str, str], dict[str, list[float]]]:
+    """{(checkout, kind): {"first", "cpu", "warm": seconds per fresh process}}, for a
+    recipe's error and a generic one; kinds and checkouts alternate process by process,
+    the order rotating from round to round."""
     env = quiet_env()
-    samples = {"recipe (TFD101)": ([], []), "generic (no recipe)": ([], [])}
-    for index in (0, 1):  # warm-up: bytecode written, files in the page cache
-        reported_seconds([PYTHON, "-c", _FIRST_PROBE.format(index=index)], env=env, cwd=ROOT)
+    turns = [(checkout, index, kind) for checkout in checkouts for index, kind in KINDS]
+    samples = {(checkout, kind): {"first": [], "cpu": [], "warm": []} for checkout, _, kind in turns}
+    for checkout, index, _ in turns:  # warm-up: bytecode written, files in the page cache
+        _run_probe(_FIRST_PROBE.format(index=index), env, checkouts[checkout])
     for run in range(processes):
-        for index, name in (((0, "recipe (TFD101)"), (1, "generic (no recipe)"))
-                            if run % 2 == 0 else ((1, "generic (no recipe)"), (0, "recipe (TFD101)"))):
-            out = _run_probe(_FIRST_PROBE.format(index=index), env)
-            samples[name][0].append(out[1])
-            samples[name][1].append(out[0])
+        shift = run % len(turns)
+        turn = turns[shift:] + turns[:shift]
+        for checkout, index, kind in (turn if run % 2 == 0 else turn[::-1]):
+            cpu, warm, first = _run_probe(_FIRST_PROBE.format(index=index), env, checkouts[checkout])
+            for key, value in (("first", first), ("cpu", cpu), ("warm", warm)):
+                samples[checkout, kind][key].append(value)
     return samples
 
 
-def _run_probe(code: str, env: dict) -> list[float]:
+def _run_probe(code: str, env: dict, root: str = ROOT) -> list[float]:
+    """(first CPU, warm, first) seconds of the probe run with ``root``'s tfdebug."""
     import subprocess
 
+    env = {**env, "PYTHONPATH": os.pathsep.join(filter(None, (root, env.get("PYTHONPATH"))))}
     proc = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, env=env,
-                          cwd=ROOT)
+                          cwd=root)
     if proc.returncode != 0:
         raise SystemExit(f"the probe failed:\n{proc.stderr[-2000:]}")
-    return [float(line) for line in proc.stdout.split()[-2:]]
+    return [float(line) for line in proc.stdout.split()[-3:]]
 
 
 def bench_import(runs: int) -> list[float]:
@@ -174,12 +188,19 @@ def main(argv=None) -> int:
     parser.add_argument("--processes", type=int, default=ROUNDS,
                         help=f"fresh processes per kind of error (default {ROUNDS})")
     parser.add_argument("--import-runs", type=int, default=ROUNDS)
+    parser.add_argument("--against", metavar="FOLDER",
+                        help="another checkout of tfdebug, measured in the same rounds")
     args = parser.parse_args(argv)
+    checkouts = {"this": ROOT, **({"against": os.path.abspath(args.against)} if args.against else {})}
     print(f"first diagnosis in a fresh process, {args.processes} processes per kind "
           "(median [95 % interval]; target <= 10 ms)")
-    for name, (first, warm) in bench_first(args.processes).items():
-        print(f"  {name:20} first {fmt_time(median_interval(first)):>26}   "
-              f"then warm {fmt_time(median_interval(warm))}")
+    for (checkout, name), got in bench_first(args.processes, checkouts).items():
+        label = f"{checkout}: {name}" if args.against else name
+        print(f"  {label:28} first {fmt_time(median_interval(got['first'])):>24}   "
+              f"CPU {fmt_time(median_interval(got['cpu'])):>24}   "
+              f"then warm {fmt_time(median_interval(got['warm']))}")
+    if args.against:
+        return 0
     times, kinds = bench_warm(args.repeat)
     print(f"warm diagnose(), {kinds} kinds of error x {args.repeat}: "
           f"{fmt_time(median_interval(times))} (target <= 10 ms)")

@@ -6,6 +6,9 @@
    (target <= 1.02): the guard works at trace time only.
 3. An already-traced tiny function that never prints, called inside ``print_to_tfprint()``
    vs. outside (target <= 1.02): it keeps its trace, only functions that print retrace.
+4. The same for a train step of a 10-layer Keras model (forward, gradients, optimizer
+   update; already traced, never prints) inside ``print_to_tfprint()`` vs. outside
+   (target <= 1.02).
 
 Each comparison interleaved in one run: the median ratio with its 95 % interval, and the
 A/A line (the baseline against itself) for the noise.
@@ -82,6 +85,38 @@ def main() -> None:
                       "inside print_to_tfprint": in_print_scope}, rounds=args.rounds)
     show(f"3. per call of a tiny function without print ({args.calls} calls a sample)", result,
          target=1.02)
+
+    train_step, batch = make_train_step()
+    train_step(*batch)
+    steps = max(args.calls // 10, 10)
+
+    def steps_in_print_scope():
+        with tfdebug.print_to_tfprint():
+            return per_call(lambda b: train_step(*b), batch, steps)
+
+    result = compare({"outside": lambda: per_call(lambda b: train_step(*b), batch, steps),
+                      "inside print_to_tfprint": steps_in_print_scope}, rounds=args.rounds)
+    show(f"4. per call of a 10-layer train step without print ({steps} calls a sample)", result,
+         target=1.02)
+
+
+def make_train_step():
+    """A tf.function train step of a 10-layer MLP (Dense 64, relu) and a batch for it."""
+    import keras
+
+    hidden = [keras.layers.Dense(64, activation="relu") for _ in range(10)]
+    model = keras.Sequential([keras.Input((32,)), *hidden, keras.layers.Dense(1)])
+    optimizer = keras.optimizers.SGD(0.01)
+
+    @tf.function
+    def train_step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(x, training=True) - y))
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+
+    return train_step, (tf.random.normal([64, 32]), tf.random.normal([64, 1]))
 
 
 if __name__ == "__main__":

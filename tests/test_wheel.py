@@ -38,13 +38,16 @@ def test_wheel_contains_recipes_and_reads_them_when_installed(wheel, tmp_path):
     import zipfile
     names = zipfile.ZipFile(wheel).namelist()
     assert any(n.startswith("tfdebug/recipes/TFD") and n.endswith(".toml") for n in names)
+    assert "tfdebug/recipes/_index.json" in names  # the prebuilt index a diagnosis reads
     python = _fresh_venv(str(tmp_path / "venv"), wheel, with_tensorflow=True)
     code = ("import tfdebug, tfdebug.recipebook as r; "
+            "print(type(r._book()).__name__); "
             "print(tfdebug.__file__); print(r.get('TFD101').category, len(r.load()))")
     proc = subprocess.run([python, "-c", code], capture_output=True, text=True, cwd=str(tmp_path),
                           env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"), timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    first, second = proc.stdout.splitlines()[-2:]
+    book, first, second = proc.stdout.splitlines()[-3:]
+    assert book == "_Index"                                  # the installed index describes its folder
     assert first.startswith(str(tmp_path / "venv"))          # the wheel, not the checkout
     category, count = second.split()
     assert category == "tensor-as-bool"

@@ -16,9 +16,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib.resources
+import json
+import logging
+import os
 import pathlib
 import re
-import tomllib
 import warnings
 
 from ._categories import CATEGORIES  # noqa: F401 - recipebook.CATEGORIES, as before
@@ -26,6 +28,13 @@ from ._categories import CATEGORIES  # noqa: F401 - recipebook.CATEGORIES, as be
 REQUIRED = ("id", "category", "title", "cause", "fix")
 OPTIONAL = ("errors", "messages", "before", "after", "docs", "when", "blame")
 ID_PATTERN = re.compile(r"TFD\d{3}")
+# The prebuilt index of the shipped recipes (tools/recipe_index.py writes it, a test checks it).
+INDEX_NAME = "_index.json"
+INDEX_FORMAT = 1
+INDEXED_FIELDS = ("id", "category", "title", "cause", "fix", "errors", "patterns", "before",
+                  "after", "docs", "when", "blame", "source")
+
+log = logging.getLogger("tfdebug")
 
 # ``when``: facts about where an error happened, all of which must hold for the recipe to
 # apply (diagnosis.py computes them from the traceback and the offending source).
@@ -86,6 +95,9 @@ class Recipe:
     when: tuple[str, ...] = ()
     blame: str = ""
     source: str = ""  # the file it came from
+    # per regex, texts one of which each of its matches contains ("": none known); the
+    # prebuilt index has them from the regex's parse tree, else the leading literal text
+    literals: tuple[tuple[str, ...], ...] = dataclasses.field(default=(), compare=False, repr=False)
 
     @functools.cached_property
     def messages(self) -> tuple[re.Pattern, ...]:
@@ -105,11 +117,16 @@ class Recipe:
         return bool(set(self.errors) & set(class_names))
 
     def matches_message(self, message: str) -> bool:
+        """True when one of the ``messages`` regexes hits the message's window; only the
+        regexes whose required text is in the window are compiled and tried."""
         window = message_window(message)
-        messages = self.__dict__.get("messages")  # compiled already: search them
-        if messages is None and not any(_literal_of(p) in window for p in self.patterns):
-            return False  # no regex can match: none compiled
-        return any(p.search(window) for p in self.messages)
+        literals = self.literals or tuple((_literal_of(p),) for p in self.patterns)
+        for pattern, texts in zip(self.patterns, literals):
+            if any(text in window for text in texts):
+                compiled = _compiled(pattern, self.source)
+                if compiled is not None and compiled.search(window):
+                    return True
+        return False
 
     @functools.cached_property
     def _unquoted(self) -> tuple[re.Pattern, ...]:
@@ -127,6 +144,17 @@ class Recipe:
     def applies(self, tags) -> bool:
         """True when every ``when`` tag is among ``tags``."""
         return set(self.when) <= set(tags)
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(pattern: str, source: str) -> re.Pattern | None:
+    """``pattern`` compiled once; None (warned) when it is not a regex."""
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        warnings.warn(f"tfdebug: recipe {source}: key 'messages' has a bad regex "
+                      f"{pattern!r} ({exc}); skipped", RuntimeWarning, stacklevel=3)
+        return None
 
 
 _SPECIAL = frozenset(".^$*+?{}[]\\|()")
@@ -151,6 +179,8 @@ def parse(text: str, source: str = "<string>", strict: bool = True) -> Recipe:
 
     ``strict=False`` leaves the regexes uncompiled (checked when first used).
     """
+    import tomllib  # only recipes read from TOML files (the shipped ones come indexed)
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -208,6 +238,8 @@ def load(folder: str | None = None) -> tuple[Recipe, ...]:
     Broken files are skipped with a warning naming the file and the key.
     """
     book = _book() if folder is None else _Book(folder)
+    if isinstance(book, _Index):
+        return book.recipes  # checked when the index was built
     recipes = (_regexes_checked(book.recipe(i)) for i in range(len(book.texts)))
     return tuple(sorted((r for r in recipes if r is not None), key=lambda r: r.id))
 
@@ -225,16 +257,70 @@ def _regexes_checked(recipe: Recipe | None) -> Recipe | None:
     return recipe
 
 
-_SHIPPED: list[_Book] = []  # the shipped recipes' book, made once
+_SHIPPED: list[_Index | _Book] = []  # the shipped recipes' book, made once
 
 
-def _book() -> _Book:
-    """The shipped recipes, read once per process."""
+def _book() -> _Index | _Book:
+    """The shipped recipes, read once per process: the prebuilt index when it describes
+    the folder's files, else the files themselves."""
     if not _SHIPPED:
-        book = _Book(None)
+        book = _Index.read() or _Book(None)
         if not _SHIPPED:
             _SHIPPED.append(book)
     return _SHIPPED[0]
+
+
+class _Index:
+    """The shipped recipes from the prebuilt index (``recipes/_index.json``): already parsed
+    and checked, each regex with the texts its matches need, so a first diagnosis neither
+    parses TOML nor compiles a regex whose text the message lacks.
+
+    Used only while the index lists the folder's ``.toml`` files with their sizes; an edited,
+    added or removed recipe file makes the folder be read as files (``_Book``) until the
+    index is rebuilt (``python tools/recipe_index.py --update``; a test fails meanwhile).
+    """
+
+    def __init__(self, data):
+        self.entries = data["recipes"]  # in id order
+        self.words: dict[str, list[int]] = data["words"]  # "errors:Name" -> entries naming it
+        self.built: dict[int, Recipe] = {}
+
+    def _recipe(self, position: int) -> Recipe:
+        """The recipe of entry ``position``, made when first reached."""
+        recipe = self.built.get(position)
+        if recipe is None:
+            entry = self.entries[position]
+            recipe = self.built[position] = Recipe(
+                **{k: tuple(v) if isinstance(v, list) else v for k, v in entry.items() if k != "literals"},
+                literals=tuple(map(tuple, entry["literals"])))
+        return recipe
+
+    @property
+    def recipes(self) -> tuple[Recipe, ...]:
+        """Every recipe, in id order."""
+        return tuple(map(self._recipe, range(len(self.entries))))
+
+    @classmethod
+    def read(cls, folder=None) -> _Index | None:
+        """The index of ``folder`` (the shipped one), or None when it is missing,
+        unreadable or does not describe the folder's files."""
+        try:
+            folder = importlib.resources.files("tfdebug.recipes") if folder is None else folder
+            with open(os.path.join(folder, INDEX_NAME), encoding="utf-8") as fh:
+                data = json.load(fh)
+            with os.scandir(folder) as entries:
+                files = {e.name: e.stat().st_size for e in entries if e.name.endswith(".toml")}
+            if data.get("format") != INDEX_FORMAT or data.get("files") != files:
+                log.debug("tfdebug: the recipe index does not describe %s; reading the files", folder)
+                return None
+            return cls(data)
+        except (OSError, ValueError, TypeError, KeyError) as exc:
+            log.debug("tfdebug: no usable recipe index (%s); reading the files", exc)
+            return None
+
+    def naming(self, word: str, field: str) -> tuple[Recipe, ...]:
+        """As :meth:`_Book.naming`."""
+        return tuple(map(self._recipe, self.words.get(f"{field}:{word}", ())))
 
 
 class _Book:
@@ -242,8 +328,9 @@ class _Book:
     still), so a diagnosis parses the few recipes its exception's classes could name.
 
     The index is the files' own text: a recipe can only name a class (or have an id) that
-    its file spells out, so a file without that text is never parsed for it. No prebuilt
-    artifact: what ``recipes/`` says is what is read.
+    its file spells out, so a file without that text is never parsed for it. Used for a
+    folder of the user's (``load(folder)``) and for the shipped folder when the prebuilt
+    index does not describe it.
     """
 
     def __init__(self, folder: str | None):
@@ -389,8 +476,8 @@ def search(text: str, tags=frozenset()) -> list[Recipe]:
     window = message_window(text)
     named = set(_ERROR_NAME.findall(window))
     usable = [r for r in load() if r.applies(tags)]
-    hits = [r for r in usable if r.messages and r.matches_text(window)]
+    hits = [r for r in usable if r.patterns and r.matches_text(window)]
     if hits:
         return sorted(hits, key=lambda r: (not (named & set(r.errors)), -len(r.when), r.id))
-    return sorted((r for r in usable if not r.messages and named & set(r.errors)),
+    return sorted((r for r in usable if not r.patterns and named & set(r.errors)),
                   key=lambda r: (-len(r.when), r.id))
