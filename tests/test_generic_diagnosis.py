@@ -441,3 +441,13 @@ def test_an_op_refusing_an_unknown_dimension_is_an_unknown_shape(body, recipe):
     fn = tf.function(body, input_signature=[tf.TensorSpec([None, 4], tf.float32)])
     d = diagnose(raised_by(fn, tf.ones([2, 4])))
     assert d is not None and d.recipe is not None and d.recipe.id == recipe
+
+
+def _index_of(x):
+    return x.index(2.0)
+
+
+@pytest.mark.smoke
+def test_a_method_lists_have_too_claims_no_string_category():
+    d = diagnose(raised_by(tf.function(_index_of), tf.constant([1.0, 2.0])))
+    assert d is not None and d.generic and d.category is None

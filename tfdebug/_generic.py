@@ -121,7 +121,9 @@ _NUMPY_ROOTS = frozenset({"numpy"})
 _STRING_ROOTS = frozenset({"os", "posixpath", "ntpath", "genericpath", "pathlib", "glob", "shutil",
                            "json", "re", "string", "codecs", "base64", "fnmatch", "urllib"})
 _STRING_BUILTINS = frozenset({"open", "ord"})
-_STRING_METHODS = frozenset(n for n in set(dir(str)) | set(dir(bytes)) if not n.startswith("_"))
+# str/bytes methods that no container has (`count`, `index` would be a list's just as well)
+_STRING_METHODS = frozenset(n for n in (set(dir(str)) | set(dir(bytes))) - set(dir(list))
+                            - set(dir(tuple)) - set(dir(dict)) if not n.startswith("_"))
 _MISSING_ATTRIBUTE = re.compile(r"object has no attribute '(\w+)'")
 
 
