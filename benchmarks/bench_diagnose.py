@@ -8,7 +8,9 @@ Printed, each as a median with its 95 % interval:
     path and all; target <= 10 ms), for an error a recipe knows and one no recipe knows
     (generic diagnosis), with the second diagnosis in that process for comparison;
   - warm ``diagnose(exc)`` over several real errors in this process (target <= 10 ms);
-  - ``import tfdebug`` after ``import tensorflow`` in fresh interpreters (target <= 30 ms).
+  - ``import tfdebug`` after ``import tensorflow`` in fresh interpreters (target <= 30 ms);
+  - the per-call cost of recording AutoGraph's declines: a traced function calling a helper
+    AutoGraph declined, called with the recorder off and on, interleaved (target: ratio 1).
 
 The first diagnosis is timed in wall time and in CPU time (``time.process_time``: on a
 loaded machine the wall time includes waiting for a core). ``--against FOLDER`` (another
@@ -26,7 +28,8 @@ import time
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
-from _harness import PYTHON, ROUNDS, fmt_time, median_interval, quiet_env, reported_seconds  # noqa: E402
+from _harness import (PYTHON, ROUNDS, compare, fmt_time, median_interval, quiet_env,  # noqa: E402
+                      reported_seconds, show)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -182,6 +185,40 @@ def bench_import(runs: int) -> list[float]:
                              env=env, cwd=ROOT) for _ in range(runs)]
 
 
+def _declined_helper(x):
+    for _ in range(2):
+        x = x + 1.0
+    else:  # AutoGraph refuses for/else: it runs this helper as plain Python
+        x = x - 1.0
+    return x
+
+
+def bench_decline_capture(calls: int):
+    """Per-call seconds of a traced function whose helper AutoGraph declined, with tfdebug's
+    recorder of declines off and on (it hooks AutoGraph's fallback, which runs at trace time)."""
+    import tensorflow as tf
+
+    from tfdebug import _tf
+
+    fn = tf.function(lambda x: _declined_helper(x))
+    x = tf.constant(1.0)
+    fn(x)  # traced once, outside the measurement: calls only from here on
+
+    def timed():
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn(x)
+        return (time.perf_counter() - start) / calls
+
+    def recording():
+        _tf.record_declines()
+        try:
+            return timed()
+        finally:
+            _tf.stop_recording_declines()
+    return compare({"recorder off": timed, "recorder on": recording})
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20, help="diagnoses per error (default 20)")
@@ -207,6 +244,8 @@ def main(argv=None) -> int:
     cost = bench_import(args.import_runs)
     print(f"import tfdebug after tensorflow, {args.import_runs} fresh processes: "
           f"{fmt_time(median_interval(cost))} (target <= 30 ms)")
+    show("per call of a function with a declined helper, recording AutoGraph's declines",
+         bench_decline_capture(200), target=1.0)
     return 0
 
 

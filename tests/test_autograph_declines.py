@@ -254,3 +254,89 @@ def test_recording_adds_nothing_per_call():
         finally:
             _tf.stop_recording_declines()
     assert sorted(recorded)[2] < sorted(plain)[2] * 1.5  # no per-call work: noise only
+
+
+# -- lint sees the constructs AutoGraph refuses, where the run-time decline names them ----------
+
+def _lint_declines(source, filename):
+    from tfdebug import lint
+    return {f.line for f in lint.lint_source(source, filename) if f.code == "TFD132"}
+
+
+@tf.function
+def _searches(x):
+    for i in tf.range(3):
+        if x > tf.cast(i, tf.float32):
+            x = x - 1.0
+    else:
+        x = x + 1.0
+    return x
+
+
+def _drains(x):
+    while x > 0:
+        x = x - 1.0
+    else:
+        x = x + 1.0
+    return x
+
+
+@tf.function
+def _calls_drains(x):
+    return _drains(x) * 2.0
+
+
+class _Private(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.__offset = 1.0
+
+    @tf.function
+    def __call__(self, x):
+        for _ in tf.range(2):
+            x = x + self.__offset
+        return x
+
+
+# fresh functions: AutoGraph remembers a decline, and calls a function it declined before
+# as-is without a word
+@pytest.mark.parametrize("fn, arg", [(_searches, 3), (_calls_drains, 3),
+                                     (_Private(), 1.0)],
+                         ids=["for-else", "while-else-in-helper", "mangled-attribute"])
+def test_lint_finds_the_construct_autograph_declined_at_run_time(fn, arg):
+    d = _diagnosis(fn, tf.constant(arg))
+    assert d.recipe.id == "TFD132" and d.autograph
+    with open(d.file, encoding="utf-8") as fh:
+        assert d.line in _lint_declines(fh.read(), d.file)
+
+
+_CONVERTS = '''
+import tensorflow as tf
+
+@tf.function(autograph=False)
+def plain(x):
+    for _ in range(2):
+        x = x + 1
+    else:
+        x = x - 1
+    return x
+
+@tf.function
+def dunder(x):
+    if x > 0:
+        return x * x.__class__.__name__.count("e")
+    return x
+'''
+
+
+def test_lint_leaves_dunders_and_functions_autograph_skips_alone(tmp_path):
+    import importlib.util
+
+    path = tmp_path / "converts.py"
+    path.write_text(_CONVERTS)
+    assert _lint_declines(_CONVERTS, str(path)) == set()
+    spec = importlib.util.spec_from_file_location("converts", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert float(module.plain(tf.constant(1.0))) == 2.0
+    assert float(module.dunder(tf.constant(2.0))) > 0  # `if` on a tensor: AutoGraph converted it

@@ -171,3 +171,37 @@ def test_layer_attribute_changed_between_fits_is_a_stale_capture():
     assert stale == [("self.temperature", _line_of("# the temperature read"))]
     assert [(f.category, f.line) for f in findings if f.category == "stale-capture"] == \
         [("stale-capture", _line_of("# the temperature read"))]
+
+
+# -- a layer's `trainable` changed after Keras traced its train function -----------------------
+
+def _frozen_after_fit(recompile):
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, name="base"),
+                              keras.layers.Dense(1)])
+    model.compile("sgd", "mse")
+    x, y = np.ones((8, 3), np.float32), np.ones((8, 1), np.float32)
+    with warnings.catch_warnings(record=True) as caught, trace_logger() as log:
+        warnings.simplefilter("always")
+        model.fit(x, y, verbose=0)  # <- traces the train function
+        model.get_layer("base").trainable = False
+        if recompile:
+            model.compile("sgd", "mse")
+        kernel = model.get_layer("base").kernel.numpy().copy()
+        model.fit(x, y, verbose=0)
+    trained = not np.allclose(kernel, model.get_layer("base").kernel.numpy())
+    return [str(w.message) for w in caught if "TFD214" in str(w.message)], log, trained
+
+
+def test_a_layer_frozen_after_keras_traced_its_train_function_is_stale():
+    messages, log, trained = _frozen_after_fit(recompile=False)
+    assert trained  # what the warning is about: the frozen layer still trains
+    assert len(messages) == 1 and "layer 'base'.trainable" in messages[0]
+    stale = [s for s in log.stale_captures if s.kind == "trainable"]
+    assert [(s.recipe, s.line, s.before, s.after) for s in stale] == [
+        ("TFD214", _line_of("# <- traces the train function"), "True", "False")]
+
+
+def test_recompiling_after_the_change_is_not_stale():
+    messages, log, trained = _frozen_after_fit(recompile=True)
+    assert not trained and messages == []
+    assert not [s for s in log.stale_captures if s.kind == "trainable"]

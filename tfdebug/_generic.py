@@ -8,6 +8,7 @@ wrong one is worse than none.
 """
 from __future__ import annotations
 
+import ast
 import builtins
 import collections
 import functools
@@ -99,8 +100,8 @@ def _library_stretches(extracted):
 
 def _python_call_on_symbolic_tensor(extracted) -> bool:
     """Python itself (a builtin, a ``str`` method, ``os.path``, NumPy), not TensorFlow, refused
-    a graph tensor: its message names the operand's class (``not 'SymbolicTensor'``,
-    ``'SymbolicTensor' object has no attribute 'decode'``)."""
+    a graph tensor: its message names the operand's class, quoted or not (``not
+    'SymbolicTensor'``, ``not SymbolicTensor``, ``'SymbolicTensor' object has no attribute``)."""
     from . import _tf
 
     site = extracted.raise_site
@@ -108,14 +109,61 @@ def _python_call_on_symbolic_tensor(extracted) -> bool:
             and site.module != _TENSOR_CLASS:  # the tensor itself refusing an attribute is Python's
         return False
     head = extracted.messages[0][-8192:] if extracted.messages else ""
-    return any(f"'{name}'" in head for name in _tf.symbolic_tensor_type_names())
+    return any(re.search(rf"(?<![\w.=]){re.escape(name)}\b(?!\()", head)
+               for name in _tf.symbolic_tensor_type_names())
+
+
+# What kind of Python API refused a symbolic tensor, from the module it comes from (resolved
+# through the user's imports) or the method Python found missing on the tensor: NumPy wants
+# the tensor's value (numpy-in-graph); str/bytes/path/JSON APIs want a Python string, which a
+# graph tensor is not while it is traced (string-format).
+_NUMPY_ROOTS = frozenset({"numpy"})
+_STRING_ROOTS = frozenset({"os", "posixpath", "ntpath", "genericpath", "pathlib", "glob", "shutil",
+                           "json", "re", "string", "codecs", "base64", "fnmatch", "urllib"})
+_STRING_BUILTINS = frozenset({"open", "ord"})
+# str/bytes methods that no container has (`count`, `index` would be a list's just as well)
+_STRING_METHODS = frozenset(n for n in (set(dir(str)) | set(dir(bytes))) - set(dir(list))
+                            - set(dir(tuple)) - set(dir(dict)) if not n.startswith("_"))
+_MISSING_ATTRIBUTE = re.compile(r"object has no attribute '(\w+)'")
+
+
+def _refusing_api(extracted) -> str | None:
+    """The category of the Python API at the blamed user line that refused the symbolic
+    tensor, when every such call there is of one kind; else None."""
+    from ._source import dotted_parts, import_bindings, line_nodes, module_tree, statement_at
+
+    location = next((locs[0] for locs in extracted.locations if locs), None)
+    tree = module_tree(location.file) if location is not None else None
+    stmt = statement_at(tree, location.line) if tree is not None else None
+    if stmt is None:
+        return None
+    missing = _MISSING_ATTRIBUTE.search(extracted.messages[0][-8192:])
+    if missing is not None:  # Python looked up a method on the tensor itself
+        return "string-format" if missing.group(1) in _STRING_METHODS else None
+    bindings = {name: module for node in ast.walk(tree) for name, module in import_bindings(node).items()}
+    kinds = set()
+    for node in line_nodes(stmt, location.line):
+        parts = dotted_parts(node.func) if isinstance(node, ast.Call) else None
+        if not parts:
+            continue
+        root = bindings.get(parts[0], parts[0] if len(parts) > 1 else "").split(".")[0]
+        if root in _NUMPY_ROOTS:
+            kinds.add("numpy-in-graph")
+        elif root in _STRING_ROOTS or (len(parts) == 1 and parts[0] in _STRING_BUILTINS
+                                        and parts[0] not in bindings):
+            kinds.add("string-format")
+    return kinds.pop() if len(kinds) == 1 else None
 
 
 def generic_category(extracted) -> str | None:
     """The category TensorFlow's raise site or the exception class implies, or None."""
     # A tf.data function is always traced: Python code in it sees symbolic tensors.
-    if "tf.data" in extracted.tags and _python_call_on_symbolic_tensor(extracted):
-        return "data-pipeline"
+    if _python_call_on_symbolic_tensor(extracted):
+        if "tf.data" in extracted.tags:
+            return "data-pipeline"
+        refused = _refusing_api(extracted)
+        if refused is not None:
+            return refused
     for stretch in _library_stretches(extracted):
         entry = _entry(stretch)
         for module, function in stretch:

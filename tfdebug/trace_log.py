@@ -41,7 +41,8 @@ from .trace_views import LogViews, _location, _plural, _suggestion_for
 log = logging.getLogger("tfdebug")
 
 KINDS = ("first", "retrace", "variable-creation")
-STALE_RECIPES = {"global": "TFD210", "closure": "TFD210", "attribute": "TFD211"}
+STALE_RECIPES = {"global": "TFD210", "closure": "TFD210", "attribute": "TFD211",
+                 "trainable": "TFD214"}
 
 
 class RetracingWarning(UserWarning):
@@ -108,7 +109,7 @@ class StaleCapture:
     """A Python value read while tracing that changed while the graph kept the old one."""
 
     label: str          # "THRESHOLD", "self.counter"
-    kind: str           # "global" | "closure" | "attribute"
+    kind: str           # "global" | "closure" | "attribute" | "trainable"
     file: str
     line: int           # the line that read it
     function: str       # the function that read it
@@ -257,6 +258,7 @@ class _State:
         self.traced_name: dict[object, str] = {}
         self.stale: list[StaleCapture] = []
         self.stale_seen: set = set()
+        self.keras: dict[int, tuple] = {}  # id(model) -> (weak model, weak train fn, flags, event)
         self.entries = 0
 
 
@@ -399,6 +401,7 @@ class TraceLogger(LogViews, Scope):
             if record.event.kind == "retrace":
                 self._check_stale(group)
             self._snapshot(group, pending)
+            self._snapshot_trainable(pending)
         if warn:
             self._warn_retracing(group)
 
@@ -416,10 +419,54 @@ class TraceLogger(LogViews, Scope):
                 self._state.snapshots.setdefault(group, {}).update(
                     (read_key, (snap, key)) for read_key, snap in snaps.items())
 
+    def _snapshot_trainable(self, pending: _Pending) -> None:
+        """Keras' train function is being traced: keep the ``trainable`` flags it sees."""
+        try:
+            model = _tf.trained_model(pending.function)
+            if model is None:
+                return
+            entry = (weakref.ref(model), _tf.train_function_traced(model),
+                     _tf.trainable_flags(model), pending.event)
+        except Exception:  # noqa: BLE001
+            log.debug("tfdebug: Keras trainable snapshot failed", exc_info=True)
+            return
+        with self._state.lock:
+            self._state.keras[id(model)] = entry
+
+    def _check_trainable(self) -> list[StaleCapture]:
+        """Layers whose ``trainable`` changed while their model kept the train function
+        traced before the change (recompiling drops it: then nothing is stale)."""
+        with self._state.lock:
+            entries = list(self._state.keras.values())
+        found = []
+        for model_ref, traced, flags, event in entries:
+            model = model_ref()
+            if model is None:
+                continue
+            for name, before, now in _tf.changed_flags(model, flags, traced):
+                stale = StaleCapture(f"layer {name!r}.trainable", "trainable",
+                                     event.call_file or event.file, event.call_line or event.line,
+                                     event.call_function or event.function,
+                                     f"{type(model).__name__}.train_function", str(before), str(now))
+                with self._state.lock:
+                    key = ("trainable", id(model), name, now)
+                    if key in self._state.stale_seen:
+                        continue
+                    self._state.stale_seen.add(key)
+                    self._state.stale.append(stale)
+                found.append(stale)
+        return found
+
     def _check_stale(self, only_group) -> None:
         """Report values that changed since the trace that read them (once each)."""
         if not self.stale:
             return
+        if only_group is None:
+            try:
+                for stale in self._check_trainable():
+                    self._warn_stale(stale)
+            except Exception:  # noqa: BLE001
+                log.debug("tfdebug: Keras trainable check failed", exc_info=True)
         with self._state.lock:
             chosen = (self._state.snapshots.items() if only_group is None else
                       [(only_group, self._state.snapshots.get(only_group, {}))])

@@ -17,6 +17,7 @@ from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eag
                     inside_function, set_data_debug_mode, set_functions_run_eagerly)
 from .formatting import (add_tensor_format_hook, is_symbolic, remove_tensor_format_hook,
                          symbolic_tensor_type_names, tensor_format_hooked)
+from .keras_state import changed_flags, trainable_flags, train_function_traced, trained_model
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
 from .locations import (failed_function_call, graph_error_locations, leaked_graph_tensor,
                         op_creation_stack, refused_tensor_origin, traced_user_location)
@@ -30,7 +31,7 @@ from .trace_hook import (HookRefusal, evict_concrete, install_trace_hook, redire
 from .versions import SUPPORTED, tf_version, version_supported, warn_once
 
 __all__ = [
-    "SUPPORTED", "Decline", "HookRefusal", "declined_function", "record_declines",
+    "SUPPORTED", "Decline", "HookRefusal", "changed_flags", "declined_function", "record_declines",
     "recorded_decline", "stop_recording_declines",
     "add_tensor_format_hook", "autograph_origin", "autograph_source_maps",
     "data_debug_mode", "data_debug_mode_scopable", "describe_trace_type",
@@ -44,6 +45,7 @@ __all__ = [
     "set_functions_run_eagerly", "symbolic_tensor_type_names", "tensor_format_hooked", "tf_function_key", "tf_version",
     "trace_caches_redirected", "trace_hook_available", "trace_hook_installed",
     "trace_parameters", "trace_scope", "trace_uses_xla", "traced_python_function",
+    "train_function_traced", "trained_model", "trainable_flags",
     "traced_target", "traced_user_location", "uninstall_layer_call_hook",
     "tensorflow_logger", "uninstall_trace_hook", "version_supported", "warn_once",
     "warned_function",

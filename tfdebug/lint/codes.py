@@ -20,6 +20,7 @@ CHECKS: dict[str, tuple[str, str]] = {
     "yield": ("TFD126", "unsupported-syntax"),
     "return-in-graph-loop": ("TFD127", "unsupported-syntax"),
     "shared-lambda-line": ("TFD130", "autograph-conversion"),
+    "autograph-declines": ("TFD132", "autograph-conversion"),
     "variable-in-body": ("TFD135", "variable-creation"),
     "keras-object-in-body": ("TFD136", "variable-creation"),
     "numpy-method": ("TFD140", "numpy-in-graph"),

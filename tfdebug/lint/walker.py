@@ -174,6 +174,7 @@ class Walker(ExpressionWalker):
         self.expr(node.test)
         test_kind = self.kind(node.test)
         bool_tests.condition(self, node, test_kind, "while")
+        syntax_support.loop_else(self, node)
         graph_loop = _is_tensor(test_kind) and self.ctx.converted
         self._loop(node, graph_loop, node.body, node.orelse)
 
@@ -183,6 +184,7 @@ class Walker(ExpressionWalker):
         it = node.iter
         it_kind = self.kind(it)
         iteration.for_loop(self, node, it_kind)
+        syntax_support.loop_else(self, node)
         graph_loop = False
         elem = None
         if _is_tensor(it_kind):

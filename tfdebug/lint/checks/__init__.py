@@ -45,6 +45,7 @@ EXPR_CHECKS = {
     ast.Yield: ((syntax_support.yield_in_entry, ("yield",)),),
     ast.YieldFrom: ((syntax_support.yield_in_entry, ("yield",)),),
     ast.Name: ((retracing.stale_global, ("stale-global",)),),
+    ast.Attribute: ((syntax_support.mangled_attribute, ("autograph-declines",)),),
 }
 
 

@@ -1,4 +1,4 @@
-"""unsupported-syntax, autograph-conversion (TFD125-127, 130): Python that AutoGraph cannot
+"""unsupported-syntax, autograph-conversion (TFD125-127, 130, 132): Python that AutoGraph cannot
 convert or cannot find."""
 from __future__ import annotations
 
@@ -54,3 +54,21 @@ def shared_lambda_lines(mod) -> None:
                            "this line, so AutoGraph cannot find this one's source and runs it "
                            "unconverted; put it on its own line or use def")
                 break
+
+
+# AutoGraph's unsupported-features checker (autograph/core/unsupported_features_checker.py,
+# TF 2.16-2.21) refuses a whole function for a loop with an `else:` or an attribute named
+# `__x` (not `__x__`): it then runs the function as plain Python.
+def loop_else(w, node):
+    if w.ctx.converted and node.orelse:
+        keyword = "for" if isinstance(node, (ast.For, ast.AsyncFor)) else "while"
+        w.mod.report("autograph-declines", node, f"AutoGraph refuses `{keyword}`/`else` and runs "
+                     "this whole function as plain Python: its tensor `if`/`for`/`while` then "
+                     "fail; set a flag in the loop and test it after the loop instead of `else:`")
+
+
+def mangled_attribute(w, node):
+    if w.ctx.converted and node.attr.startswith("__") and not node.attr.endswith("__"):
+        w.mod.report("autograph-declines", node, f"AutoGraph refuses the name-mangled attribute "
+                     f"`{node.attr}` and runs this whole function as plain Python: its tensor "
+                     f"`if`/`for`/`while` then fail; rename it `{node.attr[1:]}`")
