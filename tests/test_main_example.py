@@ -77,7 +77,8 @@ def _console_script():
 def test_readme_sample_is_what_the_first_command_prints():
     """The README's first command, as a user runs it (one terminal, 100 columns)."""
     env = dict(os.environ, COLUMNS="100", LINES="50", PYTHONUNBUFFERED="1")
-    env.pop("NO_COLOR", None)
+    for name in ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "TFDEBUG"):
+        env.pop(name, None)
     proc = subprocess.run([*_console_script(), "run", "examples/train_broken.py"], cwd=ROOT,
                           env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, timeout=300)
