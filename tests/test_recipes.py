@@ -222,7 +222,10 @@ def test_search_pasted_text():
     assert recipebook.search("nothing like an error") == []
     # a class named in text no regex knows: only recipes that match by class alone
     assert recipebook.search("TypeError: Expected int32, but got 'a' of type 'str'.") == []
-    assert [r.id for r in recipebook.search("OpError: the graph failed")] == ["TFD125"]
+    # a recipe's `when` holds for text too: TFD125 (try/except around graph ops) answers
+    # only text that shows a try body
+    assert recipebook.search("OpError: the graph failed") == []
+    assert [r.id for r in recipebook.search("OpError: the graph failed", tags={"try-body"})] == ["TFD125"]
     # Python's operator error on strategy.run's result; tensor_util's conversion check
     assert recipebook.search("TypeError: unsupported operand type(s) for *: 'PerReplica' and "
                              "'PerReplica'")[0].id == "TFD600"

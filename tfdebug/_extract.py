@@ -224,6 +224,22 @@ def _context_tags(chain, messages, frames_by_exc, location: Location | None) -> 
     return tags
 
 
+def text_tags(text: str) -> frozenset[str]:
+    """The ``when`` tags pasted error text proves (``tfdebug explain``): Keras' call wrapper
+    and tf.data frames by their words and paths, and the line tags of the innermost user
+    frame the traceback names, read from that file when it is on this machine."""
+    tags = set()
+    if "Exception encountered when calling" in text[:1 << 16]:
+        tags.add("keras-call")
+    if os.sep + os.path.join("tensorflow", "python", "data") + os.sep in text:
+        tags.add("tf.data")
+    users = [Location(f, int(n), fn) for f, n, fn in _FILE_LINE.findall(text[-(1 << 16):])
+             if is_user(f) and os.path.isfile(f)]
+    if users:
+        tags |= _line_tags(users[-1]) | _file_tags([users[-1].file])
+    return frozenset(tags)
+
+
 def _leaked_tensor(chain) -> bool:
     from . import _tf
 

@@ -31,6 +31,9 @@ def _parser():
     parser = argparse.ArgumentParser(
         prog="tfdebug", description="Make tf.function / AutoGraph code debuggable.",
         formatter_class=_help_formatter)
+    from ._version import __version__
+
+    parser.add_argument("--version", action="version", version=f"tfdebug {__version__}")
     # every subparser with the same formatter: argparse's default imports shutil (~5 ms)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=functools.partial(
         argparse.ArgumentParser, formatter_class=_help_formatter))
@@ -46,6 +49,9 @@ def _parser():
     run.add_argument("--pdb", action="store_true",
                      help="on an uncaught error, re-run the failing tf.function call eagerly "
                           "with the same inputs and open pdb at the offending user line")
+    run.add_argument("-m", dest="module", metavar="MODULE",
+                     help="run a module as `python -m MODULE ARGS` does (the arguments after "
+                          "MODULE are the module's)")
     run.add_argument("script", help="the Python script to run")
     script_args = run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
     script_args.required = False  # a missing SCRIPT is the only thing to report
@@ -69,7 +75,8 @@ def _parser():
                              description="Show a recipe (cause, fix, before/after) by id, "
                                          "or the recipes that match a pasted error message.")
     explain.add_argument("query", nargs="+", metavar="ID|ERROR-TEXT",
-                         help='a recipe id such as TFD101, or error text in quotes')
+                         help='a recipe id such as TFD101, error text in quotes, or - to read '
+                              'a whole pasted traceback from stdin')
 
     _add_lint(sub)
     return parser
@@ -173,7 +180,11 @@ def main(argv: list[str] | None = None) -> int:
         import types
         args = types.SimpleNamespace(**quick)
     else:
-        args = (_lint_parser() if argv[:1] == ["lint"] else _parser()).parse_args(argv)
+        head, module = _split_module(argv)
+        args = (_lint_parser() if argv[:1] == ["lint"] else _parser()).parse_args(
+            head + module[:1] if module else argv)  # the module's name stands for the script
+        if module is not None:
+            args.module, args.args = module[0], module[1:]
     if args.command == "run":
         return _needs_tensorflow(_run, args)  # the script's own streams: python's behaviour
     _tolerant_streams()
@@ -187,6 +198,24 @@ def main(argv: list[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+
+
+def _split_module(argv: list[str]):
+    """``run [OPTIONS] -m NAME ARGS...``: (``run [OPTIONS]``, [NAME, ARGS...]); as for
+    ``python -m``, everything after NAME is the module's, options included."""
+    if argv[:1] != ["run"]:
+        return argv, None
+    index = 1
+    while index < len(argv):
+        arg = argv[index]
+        if arg == "-m" and index + 1 < len(argv):
+            return argv[:index], argv[index + 1:]
+        if arg.startswith("-m") and len(arg) > 2:  # -mNAME, as python takes it
+            return argv[:index], [arg[2:], *argv[index + 1:]]
+        if not arg.startswith("-") or arg in ("-", "--"):
+            break
+        index += 2 if arg in ("--report", "--html") else 1  # their value is not the script
+    return argv, None
 
 
 def _tolerant_streams() -> None:
@@ -258,8 +287,10 @@ def _doctor(args) -> int:
 def _run(args) -> int:
     from .runner import RunOptions, ScriptError, run
 
-    options = RunOptions(script=args.script, args=args.args, eager=args.eager,
-                         report_path=args.report, pdb=args.pdb, html_path=args.html)
+    module = getattr(args, "module", None)
+    options = RunOptions(script=module or args.script, args=args.args, eager=args.eager,
+                         report_path=args.report, pdb=args.pdb, html_path=args.html,
+                         module=module is not None)
     try:
         return run(options)
     except ScriptError as exc:
@@ -309,6 +340,11 @@ def _explain(args) -> int:
     from . import recipebook, render
 
     query = " ".join(args.query).strip()
+    if args.query == ["-"]:  # a whole traceback, pasted (ended with Ctrl-D) or piped
+        if sys.stdin is not None and sys.stdin.isatty():
+            print("tfdebug: paste the error (the whole traceback is best), then Ctrl-D",
+                  file=sys.stderr)
+        query = sys.stdin.read().strip() if sys.stdin is not None else ""
     if not query:
         print("tfdebug: error: explain needs a recipe id (e.g. TFD101) or the text of an error; "
               "got only blanks", file=sys.stderr)
@@ -322,7 +358,9 @@ def _explain(args) -> int:
             return 2
         print(render.recipe_text(recipe, color=color))
         return 0
-    found = recipebook.search(query)
+    from ._extract import text_tags
+
+    found = recipebook.search(query, tags=text_tags(query))
     if not found:
         print("tfdebug: no recipe matches this error text; paste the exception's last line "
               "(e.g. \"TypeError: Tensor is unhashable\") or see `tfdebug recipes`",

@@ -41,9 +41,10 @@ class LeafDiff:
     note: str = ""
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(repr=False)
 class CompareResult:
-    """What ``compare()`` found; ``str()`` of it is a readable report."""
+    """What ``compare()`` found; ``str()`` of it is a readable report, ``repr()`` one line,
+    and as a notebook cell's last line it shows itself (the report; HTML in Jupyter)."""
 
     name: str
     outputs: list[LeafDiff]
@@ -81,6 +82,19 @@ class CompareResult:
         eager_every_call = bool(self.eager_prints[-1].strip())
         graph_every_call = bool(self.graph_prints[-1].strip())
         return eager_every_call != graph_every_call
+
+    def __repr__(self) -> str:
+        same = "same results" if self.match else "results DIFFER"
+        return (f"<CompareResult {self.name}: {same}, graph speed-up {self.speedup:.2f}x"
+                f"{', ' + str(self.retraces) + ' retraces' if self.retraces else ''}>")
+
+    def _repr_pretty_(self, printer, cycle: bool) -> None:
+        printer.text(repr(self) if cycle else str(self))
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return f"<pre>{html.escape(str(self))}</pre>"
 
     def __str__(self) -> str:
         from tabulate import tabulate

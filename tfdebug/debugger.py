@@ -4,9 +4,10 @@
 one ``tf.py_function`` that receives the caller's tensors (collected by name while tracing)
 and, at run time, on every call, opens a pdb prompt where those names hold their runtime
 values. ``debug(fn, *args)`` runs a call and, when it fails, re-runs that same call eagerly
-with the same inputs and stops at the offending user line. ``tfdebug run --pdb`` does the
-same for a script's failing tf.function call, found in the traceback (nothing is recorded
-per call, so it costs nothing when it is off).
+with the same inputs and stops at the line the diagnosis blames. ``tfdebug run --pdb`` and
+``%tfdebug rerun`` do the same for a script's failing tf.function call (found in the
+traceback: nothing is recorded per call, so it costs nothing when it is off) and for a
+notebook's failing cell.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import threading
 import tensorflow as tf
 
 from . import _frames, _tf
+from ._quit import ABORTED
 
 log = logging.getLogger("tfdebug")
 
@@ -33,16 +35,18 @@ _AUTOGRAPH_NAMES = {"ag__", "fscope", "do_return", "retval_", "get_state", "set_
 _prompt_lock = threading.Lock()  # one prompt at a time (tf.data runs maps in parallel)
 
 
-class DebuggerQuit(Exception):
+class DebuggerQuit(StopIteration):
     """``q`` at a ``tfdebug.breakpoint()`` prompt inside a graph: the call is aborted.
 
-    It is raised inside the graph's ``tf.py_function``; TensorFlow hands it to the caller
-    as ``tf.errors.UnknownError`` whose message starts with this class name and the line.
+    It is raised inside the graph's ``tf.py_function``. TensorFlow's py_func kernel turns a
+    ``StopIteration`` into ``OutOfRange`` without logging it (any other class is logged by
+    the C++ op kernel and the rendezvous, the whole Python traceback each time), so the
+    caller gets ``tf.errors.OutOfRangeError`` carrying this text, and tfdebug's front ends
+    show it as one line (``_quit``).
     """
 
     def __init__(self, where: str):
-        super().__init__(f"tfdebug.breakpoint: the call was aborted with `q` at {where}. "
-                         f"Use `c` to let the call continue.")
+        super().__init__(f"{ABORTED}{where}. Use `c` to let the call continue.")
 
 
 # -- breakpoint() ---------------------------------------------------------------------
@@ -55,7 +59,8 @@ def breakpoint():  # noqa: A001 - the point of the name: it replaces the builtin
     (``@tf.function``, Keras ``train_step``, a ``tf.data`` map) it stops on every *call*,
     at a pdb prompt where the caller's tensors are names holding their runtime values:
     ``p loss``, ``pp locals()``, ``l``; ``c`` continues, ``q`` aborts the call (it fails
-    with ``tf.errors.UnknownError`` naming ``DebuggerQuit``). Python values show what they
+    with ``tf.errors.OutOfRangeError`` naming ``DebuggerQuit``, shown as one line; a loop
+    that reads OutOfRangeError as the end of its data, as Keras' ``fit`` does, ends there). Python values show what they
     were while tracing. With ``jit_compile=True`` (XLA) there is no prompt: XLA cannot run
     Python, so TensorFlow rejects the function; drop jit_compile while debugging.
     ``PYTHONBREAKPOINT=0`` turns every stop off, as for the builtin.
@@ -231,7 +236,7 @@ def post_mortem_uncaught(exc: BaseException) -> None:
             rerun_eagerly(function, args, kwargs, exc)
         else:
             _say(f"{_describe(exc)}; opening the debugger at the innermost user frame")
-            _post_mortem(exc.__traceback__, exc)
+            _post_mortem(exc.__traceback__, exc, blamed_line(exc))
     except bdb.BdbQuit:
         pass
     except Exception:  # noqa: BLE001
@@ -239,10 +244,12 @@ def post_mortem_uncaught(exc: BaseException) -> None:
 
 
 def rerun_eagerly(fn, args, kwargs, original: BaseException) -> None:
-    """Re-run ``fn(*args, **kwargs)`` eagerly and open pdb at the user line of the fault."""
+    """Re-run ``fn(*args, **kwargs)`` eagerly and open pdb at the line the diagnosis of
+    ``original`` blames (the one ``tfdebug run``, ``install()`` and notebooks print)."""
     from .modes import eager
 
     name = getattr(fn, "__name__", None) or getattr(fn, "name", repr(fn))
+    blamed = blamed_line(original)
     _say(f"{name}() raised {_describe(original)}; re-running the same call eagerly "
          f"with the same inputs")
     try:
@@ -251,43 +258,85 @@ def rerun_eagerly(fn, args, kwargs, original: BaseException) -> None:
     except bdb.BdbQuit:
         raise
     except Exception as eager_exc:  # noqa: BLE001 - the error we debug
-        _say(f"the eager re-run raised {_describe(eager_exc)}; post-mortem at the "
-             f"innermost user frame")
-        _post_mortem(eager_exc.__traceback__, eager_exc)
+        at = _at(blamed) if blamed and _on_stack(eager_exc.__traceback__, blamed) else \
+            "the innermost user frame"
+        _say(f"the eager re-run raised {_describe(eager_exc)}; post-mortem at {at}")
+        _post_mortem(eager_exc.__traceback__, eager_exc, blamed)
         return
-    locations = _tf.graph_error_locations(original)
-    if not locations:
+    if blamed is None:
         _say("the eager re-run passed and the error names no user line; post-mortem on "
              "the original traceback")
         _post_mortem(original.__traceback__, original)
         return
-    filename, lineno, function = locations[0]
+    filename, lineno, _ = blamed
     _say(f"the call fails only as a graph; the eager re-run passed. Stopping at "
-         f"{os.path.basename(filename)}:{lineno} in {function}, the line the graph error "
-         f"names, with the values of this call")
+         f"{_at(blamed)}, the line the diagnosis blames, with the values of this call")
     if not _run_to_line(fn, args, kwargs, filename, lineno):
         _say(f"line {lineno} was not reached eagerly; post-mortem on the original traceback")
         _post_mortem(original.__traceback__, original)
 
 
+def blamed_line(exc: BaseException):
+    """(file, line, function) of the user line the diagnosis of ``exc`` blames; without a
+    diagnosis, the first user line the graph error names; else None.
+
+    This is the one answer every debugger front end stops at (``debug()``, ``tfdebug run
+    --pdb``, ``%tfdebug rerun``), the line the printed diagnosis shows.
+    """
+    from .diagnosis import diagnose
+
+    found = diagnose(exc)
+    if found is not None and found.file and found.line and _frames.is_user_file(found.file):
+        return found.file, found.line, found.function or ""
+    locations = _tf.graph_error_locations(exc)
+    return tuple(locations[0]) if locations else None
+
+
+def _at(blamed) -> str:
+    from .render import display_path
+
+    filename, lineno, function = blamed
+    return f"{display_path(filename)}:{lineno}" + (f" in {function}" if function else "")
+
+
+def _on_stack(tb, blamed) -> bool:
+    return any(_is_at(frame, line, blamed) for frame, line in _tb_entries(tb))
+
+
+def _tb_entries(tb):
+    while tb is not None:
+        yield tb.tb_frame, tb.tb_lineno
+        tb = tb.tb_next
+
+
+def _is_at(frame, lineno: int, blamed) -> bool:
+    filename, line, _ = blamed
+    return lineno == line and os.path.abspath(frame.f_code.co_filename) == os.path.abspath(filename)
+
+
 class _UserPdb(pdb.Pdb):
-    """pdb that opens post-mortem on the innermost user frame, not in TF or tfdebug."""
+    """pdb that opens post-mortem on the blamed line's frame when it is on the stack, else
+    on the innermost user frame, never in TF or tfdebug."""
+
+    blamed = None
 
     def setup(self, f, tb):
         result = super().setup(f, tb)
-        for index in range(len(self.stack) - 1, -1, -1):
-            if _frames.is_user_frame(self.stack[index][0]):
-                self.curindex = index
-                self.curframe = self.stack[index][0]
-                self.curframe_locals = self.curframe.f_locals
-                break
+        user = [i for i in range(len(self.stack)) if _frames.is_user_frame(self.stack[i][0])]
+        chosen = [i for i in user if self.blamed and _is_at(*self.stack[i], self.blamed)]
+        if chosen or user:
+            index = (chosen or user)[-1]
+            self.curindex = index
+            self.curframe = self.stack[index][0]
+            self.curframe_locals = self.curframe.f_locals
         return result
 
 
-def _post_mortem(tb, exc) -> None:
+def _post_mortem(tb, exc, blamed=None) -> None:
     if tb is None:
         return
     debugger = _UserPdb()
+    debugger.blamed = blamed
     debugger.reset()
     debugger.interaction(None, tb)
 

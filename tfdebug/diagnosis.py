@@ -40,6 +40,7 @@ from ._extract import (Extracted, Location, chain_of, extract, is_user, safe_str
 from ._generic import generic_category, generic_docs
 from ._locate import LOCATORS as _LOCATORS
 from ._locate import cause_of_named, construct_of_node
+from ._quit import is_quit
 from ._source import dotted_tail, line_nodes, module_tree, source_index, statement_at
 from .report import Finding
 
@@ -53,7 +54,7 @@ _CONVERSION_ERRORS = {"ConversionError", "UnsupportedLanguageElementError", "Aut
 _NEEDS_NO_LOCATION = ("py-function", "keras-call-tf-function")
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class Diagnosis:
     """An exception explained at one user line: by a recipe, or generically (``recipe`` None).
 
@@ -91,6 +92,22 @@ class Diagnosis:
         if self.recipe is not None:
             return Finding.at(self.recipe, "error", self.file, self.line, self.function, message=message)
         return Finding.generic_at(self.category, self.file, self.line, self.function, message)
+
+    def __repr__(self) -> str:
+        """One line: ``<Diagnosis TFD101 tensor-as-bool at train.py:14 in train_step>``."""
+        from .render import display_path
+
+        what = self.recipe.id if self.recipe is not None else "generic"
+        where = f" at {display_path(self.file)}:{self.line}" if self.file else ""
+        return f"<Diagnosis {what} {self.category}{where}" + \
+            (f" in {self.function}>" if self.function and where else ">")
+
+    def __str__(self) -> str:
+        """The diagnosis as tfdebug prints it (title, marked source line, cause, fix)."""
+        return self.note()
+
+    def _repr_pretty_(self, printer, cycle: bool) -> None:
+        printer.text(repr(self) if cycle else str(self))
 
     def note(self) -> str:
         """The plain-text diagnosis added to the exception as a PEP 678 note."""
@@ -165,6 +182,8 @@ def _first_location(extracted: Extracted, index: int | None) -> Location | None:
 def _diagnose(exc: BaseException) -> Diagnosis | None:
     if not isinstance(exc, BaseException) or isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
         return None
+    if is_quit(exc) or any(_is_tfdebugs(e) for e in chain_of(exc)):
+        return None  # the user quit a debugger; tfdebug's own errors explain themselves
     extracted = extract(exc)
     index, recipe = _choose(extracted)
     layer = "message"
@@ -200,6 +219,12 @@ def _diagnose(exc: BaseException) -> Diagnosis | None:
         message=short_message(extracted.messages[0]),
         error=type(exc).__name__, category=category, layer=layer, symptom=symptom,
         docs=recipe.docs if recipe is not None else generic_docs(category), autograph=autograph)
+
+
+def _is_tfdebugs(exc: BaseException) -> bool:
+    """An error tfdebug raises on purpose (``RetracingError``, the side-effect guard's): its
+    message is already the diagnosis, cause and fix included."""
+    return (getattr(type(exc), "__module__", "") or "").split(".")[0] == __name__.split(".")[0]
 
 
 # -- AutoGraph ran the function as-is: the cause is its decision, not the symptom ------------

@@ -133,7 +133,19 @@ _lock = threading.Lock()
 _saved: dict[str, object] = {}  # what install() replaced: "sys", "threading", "ipython"
 
 
+def _quit_shown(exc, stream=None) -> bool:
+    """A debugger quit (``q``) is shown as one line; True when it was."""
+    from ._quit import quit_line
+
+    line = quit_line(exc) if isinstance(exc, BaseException) and not disabled() else None
+    if line is not None:
+        print(line, file=stream or sys.stderr)
+    return line is not None
+
+
 def _sys_hook(exc_type, exc, tb):
+    if _quit_shown(exc):
+        return
     target = exc
     if isinstance(exc, BaseException):
         target, _ = annotate(exc)
@@ -154,6 +166,8 @@ def _print_traceback(exc: BaseException) -> None:
 
 def _threading_hook(args):
     exc = args.exc_value
+    if _quit_shown(exc):
+        return
     if isinstance(exc, BaseException):
         target, _ = annotate(exc)
         if target is not exc:
@@ -163,6 +177,8 @@ def _threading_hook(args):
 
 
 def _ipython_handler(shell, etype, value, tb, tb_offset=None):
+    if _quit_shown(value, sys.stdout):
+        return None
     target = value
     if isinstance(value, BaseException):
         target, _ = annotate(value)

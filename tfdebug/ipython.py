@@ -61,7 +61,7 @@ class _Extension:
         self.eager_scope = None          # the scope of `%tfdebug eager on`
         self.logger = None               # the session's trace_logger()
         self.explainer = False           # whether the explainer's hook was installed
-        self.last_failure = None         # (raw cell, exception) of the last failing cell
+        self.last_failure = None         # (raw cell, exception, its number) of the last failing cell
 
     # -- load / unload ----------------------------------------------------------------
 
@@ -109,7 +109,7 @@ class _Extension:
             return
         if raw.lstrip().startswith("%tfdebug rerun"):
             return
-        self.last_failure = (raw, error)
+        self.last_failure = (raw, error, getattr(result, "execution_count", None) or 0)
         if self.explainer and _renders_html(self.shell):
             _show_diagnosis(error)
 
@@ -169,9 +169,11 @@ class _Extension:
         if self.last_failure is None:
             print("tfdebug: no cell has failed since `%load_ext tfdebug`; nothing to re-run")
             return
-        raw, original = self.last_failure
+        raw, original, number = self.last_failure
         source = self.shell.transform_cell(raw)
-        filename = self.shell.compile.cache(source)
+        # compiled under the failing cell's own name, as IPython named it: the diagnosis's
+        # line (in that cell) is a line of the code re-run here
+        filename = self.shell.compile.cache(source, number, raw_code=raw)
         code = compile(source, filename, "exec", dont_inherit=True)
         namespace = self.shell.user_ns
 
@@ -182,8 +184,8 @@ class _Extension:
 
         from . import debugger
 
-        # The debugger's eager re-run: post-mortem at the innermost user frame when the
-        # cell fails eagerly too, else a stop at the user line the graph error names.
+        # The debugger's eager re-run: pdb at the line the diagnosis blames (post-mortem
+        # when the cell fails eagerly too), as debug() and `tfdebug run --pdb` stop.
         with _scripted_input(commands):
             try:
                 debugger.rerun_eagerly(last_failing_cell, (), {}, original)

@@ -32,9 +32,15 @@ class eager(Scope):
         with tfdebug.eager():
             loss = train_step(x, y)      # a breakpoint() in train_step stops with values
 
-        @tfdebug.eager()
+        @tfdebug.eager             # bare, as @tfdebug.eager() does
         def check(): ...
     """
+
+    def __new__(cls, enabled=True, **kwargs):
+        # ``@tfdebug.eager`` without parentheses: Python passes the function as ``enabled``
+        if callable(enabled) and not isinstance(enabled, bool) and not kwargs:
+            return cls()(enabled)
+        return super().__new__(cls)
 
     def __init__(self, enabled: bool = True, *, data: bool = False):
         if not isinstance(enabled, bool):

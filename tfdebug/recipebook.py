@@ -111,6 +111,19 @@ class Recipe:
             return False  # no regex can match: none compiled
         return any(p.search(window) for p in self.messages)
 
+    @functools.cached_property
+    def _unquoted(self) -> tuple[re.Pattern, ...]:
+        """The ``messages`` regexes with TensorFlow's backticks optional: pasted text often
+        lost them (a rendered page, a chat message)."""
+        return tuple(re.compile(p.pattern.replace("`", "`?"), p.flags) for p in self.messages)
+
+    def matches_text(self, text: str) -> bool:
+        """:meth:`matches_message` for pasted text, with or without TensorFlow's backticks."""
+        if self.matches_message(text):
+            return True
+        window = message_window(text)
+        return "`" not in window and any(p.search(window) for p in self._unquoted)
+
     def applies(self, tags) -> bool:
         """True when every ``when`` tag is among ``tags``."""
         return set(self.when) <= set(tags)
@@ -362,18 +375,22 @@ def match(class_names, message: str, tags=None) -> list[Recipe]:
 _ERROR_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception))\b")
 
 
-def search(text: str) -> list[Recipe]:
+def search(text: str, tags=frozenset()) -> list[Recipe]:
     """Recipes for pasted error text, best first (``tfdebug explain "<error text>"``).
 
     Message regexes decide; an exception class named in the text ranks its recipes first.
     With no message hit, only recipes that match by class alone (no ``messages``, as
     :func:`match` treats them) come back: a recipe whose messages all missed does not
-    explain this text, whatever class it lists.
+    explain this text, whatever class it lists. A recipe's ``when`` holds for text as it
+    does for an exception: every tag must be among ``tags`` (what the text shows of where
+    the error happened), so a recipe for a special case never answers text that does not
+    show that case.
     """
     window = message_window(text)
     named = set(_ERROR_NAME.findall(window))
-    hits = [r for r in load() if r.messages and r.matches_message(window)]
+    usable = [r for r in load() if r.applies(tags)]
+    hits = [r for r in usable if r.messages and r.matches_text(window)]
     if hits:
-        return sorted(hits, key=lambda r: (not (named & set(r.errors)), len(r.when), r.id))
-    return sorted((r for r in load() if not r.messages and named & set(r.errors)),
-                  key=lambda r: (len(r.when), r.id))
+        return sorted(hits, key=lambda r: (not (named & set(r.errors)), -len(r.when), r.id))
+    return sorted((r for r in usable if not r.messages and named & set(r.errors)),
+                  key=lambda r: (-len(r.when), r.id))

@@ -12,6 +12,7 @@ Example::
 from __future__ import annotations
 
 import os
+import sys
 import textwrap
 
 WIDTH = 88
@@ -43,14 +44,31 @@ def _paragraph(label: str, text: str, color: bool) -> str:
 
 
 def display_path(path: str | None) -> str:
-    """``path`` relative to the working directory when it lies below it."""
+    """``path`` relative to the working directory when it lies below it; a notebook or
+    IPython cell as ``cell N`` (its execution count, as ``tfdebug lint`` names cells)."""
     if not path:
         return "<unknown>"
+    cell = ipython_cell(path)
+    if cell is not None:
+        return f"cell {cell}"
     try:
         rel = os.path.relpath(path)
         return path if rel.startswith("..") or os.path.isabs(rel) else rel
     except ValueError:  # other drive, odd names
         return path
+
+
+def ipython_cell(path: str) -> int | None:
+    """The execution count of the IPython cell compiled under ``path``, else None (IPython
+    keeps the map; it is never imported just to ask)."""
+    if "IPython" not in sys.modules or not isinstance(path, str):
+        return None
+    try:
+        shell = sys.modules["IPython"].get_ipython()
+        number = shell.compile._filename_map.get(path) if shell is not None else None
+    except Exception:  # noqa: BLE001 - another IPython: the path as it is
+        return None
+    return number if isinstance(number, int) and number > 0 else None
 
 
 def diagnosis_text(diagnosis, color: bool = False) -> str:

@@ -1,6 +1,6 @@
 """Run a script the way ``python SCRIPT ARGS`` does, with tfdebug's checks around it.
 
-Used by ``tfdebug run``: a fresh ``__main__`` with python's globals, ``sys.argv``, the
+Used by ``tfdebug run`` (``tfdebug run -m MODULE`` as ``python -m MODULE``): a fresh ``__main__`` with python's globals, ``sys.argv``, the
 script's folder (its symbolic links resolved) first on ``sys.path``, a script from a pipe
 (``/dev/stdin``, ``-``, ``<(...)``) read once, stdin/stdout/stderr untouched, the script's
 own ``sys.excepthook`` called for an uncaught error, and every way of ending as python's
@@ -42,9 +42,10 @@ class RunOptions:
 
     def __init__(self, script: str, args: list[str], eager: bool = False,
                  report_path: str | None = None, pdb: bool = False,
-                 html_path: str | None = None):
+                 html_path: str | None = None, module: bool = False):
         self.script, self.args, self.eager = script, args, eager
         self.report_path, self.pdb, self.html_path = report_path, pdb, html_path
+        self.module = module  # ``script`` is a module name, run as ``python -m`` runs it
 
     def __repr__(self) -> str:
         return f"RunOptions({', '.join(f'{k}={v!r}' for k, v in vars(self).items())})"
@@ -86,6 +87,43 @@ def _read_stdin() -> bytes:
         return stream.read()
     except (OSError, ValueError) as exc:
         raise ScriptError(f"cannot read the script from stdin: {_describe(exc)}") from None
+
+
+class ModuleCode:
+    """A module found for ``-m NAME`` as ``python -m`` finds it (the current folder first
+    on ``sys.path``; a package runs its ``__main__``): its spec and compiled code."""
+
+    def __init__(self, name: str):
+        folder = os.getcwd()
+        sys.path.insert(0, folder)
+        try:
+            spec = _find_spec(name)
+            if spec is not None and spec.submodule_search_locations is not None:
+                spec = _find_spec(name + ".__main__")
+                if spec is None:
+                    raise ScriptError(f"-m {name}: {name} is a package and cannot be run "
+                                      f"directly (it has no __main__ module)")
+            if spec is None or spec.loader is None:
+                raise ScriptError(f"-m {name}: no module named {name}")
+            try:
+                code = spec.loader.get_code(spec.name)
+            except SyntaxError as exc:
+                raise ScriptError(syntax_error_line(exc.filename or name, exc)) from None
+            if code is None:
+                raise ScriptError(f"-m {name}: no code to run in {spec.origin}")
+        finally:
+            sys.path.remove(folder)
+        self.name, self.spec, self.code, self.folder = name, spec, code, folder
+        self.filename = spec.origin or name
+
+
+def _find_spec(name: str):
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name)
+    except (ImportError, ValueError) as exc:  # a parent package that is not there
+        raise ScriptError(f"-m {name}: {_describe(exc)}") from None
 
 
 def _checked_source(path: str, filename: str, source: bytes) -> bytes:
@@ -135,7 +173,7 @@ def run(options: RunOptions) -> int:
     ``SystemExit`` and ``KeyboardInterrupt`` from the script are re-raised after tfdebug's
     part is done, so that python itself ends the process exactly as it would have.
     """
-    source = check_script(options.script)
+    source = ModuleCode(options.script) if options.module else check_script(options.script)
     check_report_path(options.report_path)
     check_report_path(options.html_path, "--html", "r.html")
     session = _Session(options, source)
@@ -146,12 +184,14 @@ def run(options: RunOptions) -> int:
 class _Session:
     """One run: its checks, how the script ended, and the report written once at the end."""
 
-    def __init__(self, options: RunOptions, source: bytes | None = None):
+    def __init__(self, options: RunOptions, source: "bytes | ModuleCode | None" = None):
         self.options = options
-        stdin = options.script == STDIN
+        stdin = options.script == STDIN and not options.module
         # before the script can chdir; python names the script and its folder this way
         self.script = "<stdin>" if stdin else os.path.join(os.getcwd(), options.script)
         self.folder = "" if stdin else python_path0(options.script)
+        if isinstance(source, ModuleCode):  # python -m: the module's file, the current folder
+            self.script, self.folder = source.filename, source.folder
         self.source = source
         self.report_path = os.path.abspath(options.report_path) if options.report_path else None
         self.html_path = os.path.abspath(options.html_path) if options.html_path else None
@@ -250,10 +290,15 @@ class _Session:
         sys.argv = [self.options.script, *self.options.args]
         sys.path.insert(0, self.folder)
         if self.source is None:
-            self.source = check_script(self.options.script)
-        code = compile(self.source, self.script, "exec", dont_inherit=True)
-        module = _main_module(self.script, self.options.script == STDIN)
-        if not self.script.startswith("<") and (not os.path.isfile(self.script)
+            self.source = (ModuleCode(self.options.script) if self.options.module
+                           else check_script(self.options.script))
+        if isinstance(self.source, ModuleCode):
+            sys.argv[0] = self.script
+            code, module = self.source.code, _main_module(self.script, False, self.source.spec)
+        else:
+            code = compile(self.source, self.script, "exec", dont_inherit=True)
+            module = _main_module(self.script, self.options.script == STDIN)
+        if isinstance(self.source, bytes) and not self.script.startswith("<") and (not os.path.isfile(self.script)
                                                 or self.script.startswith(("/dev/", "/proc/"))):
             _remember_source(self.script, self.source)  # a pipe: tracebacks show its lines
         # python gives a script the whole recursion limit: add the frames tfdebug sits on
@@ -292,6 +337,13 @@ class _Session:
         moment = time.perf_counter()  # the error's place on the report's timeline
         if self.report_path or self.html_path:
             self.exception = _record_uncaught(exc, moment)  # before notes are added to it
+        from ._quit import quit_line
+
+        quit = quit_line(exc)
+        if quit is not None:  # the user's own `q` at a debugger: one line, no diagnosis
+            _flush_stdout()
+            say(quit)
+            return
         if "tensorflow" in sys.modules:  # else no TensorFlow error is possible
             self.findings.extend(_diagnose_uncaught(exc, moment))
         hook = _script_excepthook()
@@ -369,19 +421,22 @@ class _Session:
                 log.debug("tfdebug: writing the report %s failed", path, exc_info=True)
                 say(f"tfdebug: cannot write the report {path}: {_describe(exc)}")
 
+    def _shown_script(self) -> str:
+        return f"-m {self.options.script}" if self.options.module else self.options.script
+
     def _report_data(self) -> dict:
         from . import report
 
         findings = self.findings + list(self.collected)
         traces = _traces(self.checks)
         try:
-            data = report.build(self.options.script, self.status, findings, traces,
+            data = report.build(self._shown_script(), self.status, findings, traces,
                                 logger=_logger(self.checks), origin=self.origin,
                                 wall_seconds=time.perf_counter() - self.origin,
                                 started=self.started, exception=self.exception)
         except Exception:  # noqa: BLE001 - the timeline is a courtesy: the schema's keys only
             log.debug("tfdebug: building the report's timeline failed", exc_info=True)
-            data = report.build(self.options.script, self.status, findings, traces,
+            data = report.build(self._shown_script(), self.status, findings, traces,
                                 exception=self.exception)
         data["exit_code"] = self.code
         return data
@@ -442,10 +497,10 @@ def python_path0(script: str) -> str:
     return os.path.dirname(os.path.abspath(resolved))
 
 
-def _main_module(filename: str, stdin: bool):
+def _main_module(filename: str, stdin: bool, spec=None):
     """A fresh ``__main__`` with the globals python gives a script (``__builtins__`` the
     module, ``__loader__``, ``__annotations__``...), installed as ``sys.modules["__main__"]``
-    for the rest of the process, as python's is."""
+    for the rest of the process, as python's is; with ``spec``, those of ``python -m``."""
     import builtins
     import importlib.machinery
     import types
@@ -456,6 +511,9 @@ def _main_module(filename: str, stdin: bool):
     module.__dict__.update(__file__=filename, __cached__=None, __loader__=loader,
                            __package__=None, __spec__=None, __annotations__={},
                            __builtins__=builtins)
+    if spec is not None:  # as runpy sets them for ``python -m``
+        module.__dict__.update(__loader__=spec.loader, __spec__=spec, __package__=spec.parent,
+                               __cached__=spec.cached if spec.has_location else None)
     sys.modules["__main__"] = module
     return module
 
@@ -475,7 +533,7 @@ def _remember_source(filename: str, source: bytes) -> None:
 def _script_excepthook():
     """The ``sys.excepthook`` the script installed (None: python's own, or tfdebug's)."""
     hook = sys.excepthook
-    explain = sys.modules.get(f"{__package__}.explain")
+    explain = sys.modules.get(f"{__package__}.explainer")
     if explain is not None and hook is getattr(explain, "_sys_hook", None):
         hook = getattr(explain, "_saved", {}).get("sys", sys.__excepthook__)
     return None if hook is sys.__excepthook__ else hook

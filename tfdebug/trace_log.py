@@ -281,6 +281,13 @@ class TraceLogger(LogViews, Scope):
         return (f"trace_logger(warn_after={self.warn_after}, max_traces={self.max_traces}, "
                 f"stale={self.stale}): {len(self._state.records)} traces")
 
+    def __str__(self) -> str:
+        """The table of every trace (``print(log)``); ``repr()`` is one line."""
+        return self.table()
+
+    def _repr_pretty_(self, printer, cycle: bool) -> None:
+        printer.text(repr(self) if cycle else str(self))
+
     # -- scope ------------------------------------------------------------------------
 
     def _enter(self):
