@@ -174,3 +174,41 @@ def test_example_notebook_runs_in_a_real_kernel(kernel_name):
     assert re.search(r"\(4\)project\(\)\n(.*\n)*.*4 +return tf\.matmul\(y, w\)", rerun), rerun
     assert re.search(r"(\(Pdb\)|ipdb>) p y\.shape, w\.shape\n"
                      r"\(TensorShape\(\[4, 3\]\), TensorShape\(\[4, 2\]\)\)", rerun), rerun
+
+
+OUT_OF_SCOPE = """
+@tf.function
+def collect(n):
+    values = []
+    for i in tf.range(n):
+        values.append(tf.cast(i, tf.float32) * 2.0)
+    return tf.stack(values)
+
+collect(tf.constant(3))
+"""
+
+
+def test_a_notebook_s_stacks_show_the_cells_not_the_kernel(kernel_name):
+    # TensorFlow's "... was defined here:" stack runs through ipykernel, IPython, tornado and
+    # asyncio (~30 frames): folded to one line, the cell's frames kept.
+    import nbformat
+    from nbclient import NotebookClient
+
+    from test_main_example import machinery_file
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import tensorflow as tf\n%load_ext tfdebug"),
+                nbformat.v4.new_code_cell(OUT_OF_SCOPE)]
+    client = NotebookClient(nb, kernel_name=kernel_name, timeout=240, startup_timeout=120,
+                            allow_errors=True)
+    client.execute()
+    # what Jupyter shows: the traceback lines (the "evalue" field is str(exc), untouched)
+    (error,) = [o for o in nb.cells[1].outputs if o["output_type"] == "error"]
+    text = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(error["traceback"]))
+    assert "was defined here:" in text, text
+    stack = text.split("was defined here:")[1].split("The tensor")[0]
+    files = re.findall(r'File "([^"]+)", line \d+', stack)
+    assert files and not [f for f in files if machinery_file(f)], stack
+    assert not any(name in f for f in files for name in ("site-packages", "asyncio", "tornado")), stack
+    assert re.search(r"\[\.\.\. \d+ frames of .*ipykernel.* hidden\]", stack), stack
+    assert "in collect" in stack and "TFD115" in text

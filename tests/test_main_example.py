@@ -87,3 +87,61 @@ def test_readme_sample_is_what_the_first_command_prints():
     assert got == want, "README.md's sample of the first command is out of date:\n" + "\n".join(
         f"{'=' if a == b else '!'} got:  {a}\n  want: {b}"
         for a, b in zip(got + [""] * len(want), want + [""] * len(got)) if a or b)
+def machinery_file(filename: str) -> bool:
+    """A frame of tfdebug (its package or console script), runpy, IPython or pytest."""
+    import tfdebug
+
+    parts = os.path.normpath(filename).split(os.sep)
+    return (filename.startswith(os.path.dirname(tfdebug.__file__) + os.sep)
+            or "runpy" in filename or parts[-2:] == ["bin", "tfdebug"]
+            or bool({"IPython", "ipykernel", "pytest", "_pytest", "pluggy"} & set(parts)))
+
+
+@pytest.fixture(scope="module")
+def first_command():
+    """The README's first command as a user types it: the console script, a 100-column
+    terminal (the output is a pipe: no colour)."""
+    import subprocess
+    import sys
+
+    from conftest import without_native_log
+
+    script = os.path.join(os.path.dirname(sys.executable), "tfdebug")
+    command = [script] if os.path.exists(script) else [sys.executable, "-m", "tfdebug"]
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="0", COLUMNS="100", PYTHONUNBUFFERED="1")
+    env.pop("NO_COLOR", None)
+    proc = subprocess.run([*command, "run", "examples/train_broken.py"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
+    proc.stderr = without_native_log(proc.stderr)
+    return proc
+
+
+def test_first_command_shows_no_machinery_frame_in_any_stack(first_command):
+    # TensorFlow's "... was defined here:" stack passes through the console script, the CLI,
+    # the runner and the trace hook: each run of those frames is one folded line.
+    import re
+
+    err = first_command.stderr
+    assert "was defined here:" in err, err[-3000:]
+    files = re.findall(r'File "([^"]+)", line \d+', err)
+    assert files and not [f for f in files if machinery_file(f)], err[-4000:]
+    stack = err.split("was defined here:")[1].split("The tensor")[0]
+    assert "frames of tfdebug hidden]" in stack
+    assert 'train_broken.py", line 46, in evaluate' in stack
+
+
+def test_first_command_leaves_out_tensorflow_s_retracing_warning(first_command):
+    # tfdebug's RetracingWarning names train_step with its cause and fix; TensorFlow's own
+    # "N out of the last N calls ... triggered tf.function retracing" says less, twice
+    assert "RetracingWarning: tfdebug TFD202 retracing: train_step" in first_command.stderr
+    assert "triggered tf.function retracing" not in first_command.stderr
+
+
+def test_first_command_s_retrace_table_fits_a_100_column_terminal(first_command):
+    table = first_command.stderr.split("tfdebug: functions that retraced:\n")[1]
+    lines = table.rstrip("\n").splitlines()
+    assert lines[0].startswith("function:") and "train_step" in lines[0], table
+    assert max(map(len, lines)) <= 100, table
+    assert any(line.startswith("traces:") and "retraces" in line for line in lines)
+    assert "pass lr as a tensor: tf.constant(lr)" in table
+    assert "\x1b[" not in table  # a pipe: no colour

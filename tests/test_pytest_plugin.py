@@ -131,7 +131,12 @@ def test_fixtures_marker_and_max_traces(project):
     result = _run(project, "-p", "no:randomly")
     result.assert_outcomes(passed=5, failed=1)
     result.stdout.fnmatch_lines(["FAILED test_traces.py::test_retrace_fails_the_test*"])
-    assert "step" in result.stdout.str()
+    out = result.stdout.str()
+    assert "step" in out
+    # pytest's failing frame is the user's call: tfdebug's frames in the stack are hidden
+    # (__tracebackhide__), not its trace logger's `raise`
+    assert ">       step(tf.constant([[[1.0]]]))" in out
+    assert "_on_trace" not in out and "trace_log.py" not in out and "tracing.py" not in out, out
 
 
 def test_ini_keys(project):
@@ -196,3 +201,31 @@ def test_explain_adds_the_diagnosis(project):
     result.stdout.fnmatch_lines(["E *OperatorNotAllowedInGraphError*",
                                  "E *tfdebug TFD101 tensor-as-bool:*",
                                  "E *--> test_explain.py:5 in safe_div"])
+
+
+def test_explain_folds_pytest_s_frames_in_tensorflow_s_message_stacks(project):
+    # "... was defined here:" runs through pytest and pluggy (~25 frames): one line each run
+    project.makepyfile(test_scope="""
+        import tensorflow as tf
+
+        @tf.function
+        def collect(n):
+            values = []
+            for i in tf.range(n):
+                values.append(tf.cast(i, tf.float32))
+            return tf.stack(values)
+
+        def test_collect():
+            collect(tf.constant(3))
+    """)
+    import re
+
+    result = _run(project, "--tfdebug-explain")
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    stack = out.split("was defined here:")[1].split("The tensor")[0]
+    files = re.findall(r'File "([^"]+)", line \d+', stack)
+    parts = [set(f.split("/")) for f in files]
+    assert files and not [p for p in parts if p & {"_pytest", "pluggy", "tfdebug", "bin"}], stack
+    assert re.search(r"\[\.\.\. \d+ frames of .*pluggy.*pytest.* hidden\]", stack), stack
+    assert 'test_scope.py", line 11, in test_collect' in stack

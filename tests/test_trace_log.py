@@ -836,3 +836,54 @@ def test_a_dropped_tf_function_leaves_no_stale_capture():
     finally:
         THRESHOLD = 0.5
     assert [(s.label, s.before, s.after) for s in log.stale_captures] == [("THRESHOLD", "0.1", "0.7")]
+
+
+class _Records(__import__("logging").Handler):
+    def __init__(self):
+        super().__init__()
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+def _tensorflow_retracing_warnings(scope, retraced) -> list[str]:
+    """TensorFlow's own frequent-retracing warnings logged while ``retraced`` (a function
+    TensorFlow has not warned about: it warns twice per function) retraces six times."""
+    records = _Records()
+    logger = _tf.tensorflow_logger()
+    logger.addHandler(records)
+    try:
+        with scope, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for step in range(7):
+                retraced(tf.constant(1.0), 0.5 + step)
+    finally:
+        logger.removeHandler(records)
+    return [m for m in records.messages if "triggered tf.function retracing" in m]
+
+
+def test_tensorflow_s_retracing_warning_is_dropped_only_while_the_logger_reports_the_function():
+    import contextlib
+
+    @tf.function
+    def alone(x, lr):
+        return x * lr
+
+    @tf.function
+    def logged(x, lr):
+        return x * lr
+
+    @tf.function
+    def not_reported(x, lr):
+        return x * lr
+
+    assert _tensorflow_retracing_warnings(contextlib.nullcontext(), alone)  # TF warns on its own
+    with trace_logger() as log:
+        assert _tensorflow_retracing_warnings(log, logged) == []         # tfdebug says it better
+    # a logger that does not warn about it (warn_after=None) leaves TensorFlow's warning
+    assert _tensorflow_retracing_warnings(trace_logger(warn_after=None), not_reported)
+    assert _tf.tensorflow_logger().filters == []                         # nothing left behind
+    # any other record, or without TF's frame on the stack: not the retracing warning
+    record = __import__("logging").LogRecord("tensorflow", 30, "x.py", 1, "hello", (), None)
+    assert _tf.warned_function(record) is None

@@ -61,6 +61,48 @@ def is_user_file(filename: str | None) -> bool:
     return not any(path.startswith(d + os.sep) for d in _STDLIB)
 
 
+# The machinery that runs the user's code: tfdebug itself, ``python -m`` (runpy), notebooks
+# (IPython, ipykernel) and test runners (pytest, pluggy). Their frames are folded in every
+# stack tfdebug shows (module names as they sit in site-packages).
+_MACHINERY = {"tfdebug": "tfdebug", "runpy": "runpy", "IPython": "IPython",
+              "ipykernel": "ipykernel", "ipykernel_launcher": "ipykernel", "pytest": "pytest",
+              "_pytest": "pytest", "pluggy": "pluggy"}
+_SCRIPTS = os.path.normcase(sysconfig.get_paths().get("scripts", "") or "\0")
+
+
+def package_of(filename: str | None) -> str:
+    """The top-level module a file belongs to (``asyncio``, ``_pytest``), else ""."""
+    if not filename or filename.startswith("<"):
+        return filename.strip("<>").split()[-1] if filename and filename.startswith("<frozen ") else ""
+    path = os.path.normcase(os.path.abspath(filename))
+    if path.startswith(os.path.normcase(_TFDEBUG_DIR) + os.sep):
+        return "tfdebug"
+    parts = path.split(os.sep)
+    for index in range(len(parts) - 2, -1, -1):
+        if parts[index] in ("site-packages", "dist-packages"):
+            return os.path.splitext(parts[index + 1])[0]
+    for folder in _STDLIB:
+        if path.startswith(folder + os.sep):
+            return os.path.splitext(path[len(folder) + 1:].split(os.sep)[0])[0]
+    return ""
+
+
+def machinery(filename: str | None) -> str:
+    """Which machinery around the user's code ``filename`` belongs to ("tfdebug", "runpy",
+    "IPython", "ipykernel", "pytest", "pluggy", or a console script's name), else "".
+
+    Example: ``machinery(runpy.__file__) == "runpy"``; a user's script gives "".
+    """
+    if not filename:
+        return ""
+    name = _MACHINERY.get(package_of(filename), "")
+    if name or filename.startswith("<"):
+        return name
+    if os.path.dirname(os.path.normcase(os.path.abspath(filename))) == _SCRIPTS:
+        return os.path.basename(filename)  # a console script (bin/tfdebug, bin/pytest)
+    return ""
+
+
 def is_user_frame(frame: types.FrameType | None) -> bool:
     return frame is not None and is_user_file(frame.f_code.co_filename)
 

@@ -4,9 +4,11 @@ Python's own layout (chained exceptions, notes, ``^^^`` markers where Python giv
 with three changes: a frame of AutoGraph's generated code (``__autograph_generated_file*``,
 ``tf__name``) is shown as the user's file, line and source it came from (AutoGraph's source
 map); a run of TensorFlow/Keras frames is folded into one line naming where it raised; and
-tfdebug's own frames and runpy's are left out. Only the text changes: the exception object,
-its class and attributes are the user's. Never raises: on an internal failure the plain
-Python traceback is returned.
+the machinery around the user's code (tfdebug, runpy, IPython, pytest: ``_frames.machinery``)
+is left out where it starts the stack and folded with the library frames elsewhere. The stacks
+TensorFlow writes into a message ("... was defined here:") are folded the same way. Only the
+text changes: the exception object, its class and attributes are the user's. Never raises: on
+an internal failure the plain Python traceback is returned.
 
 Example::
 
@@ -27,17 +29,11 @@ import traceback
 
 from . import _tf
 from ._extract import library_module
+from ._frames import is_user_file, machinery, package_of
 
 log = logging.getLogger("tfdebug")
 
-_TFDEBUG_DIR = os.path.dirname(os.path.abspath(__file__))
 _CHAIN_LIMIT = 16
-
-
-def _own_frame(filename: str) -> bool:
-    """tfdebug's frames and runpy's: the machinery around the user's script."""
-    return (os.path.abspath(filename).startswith(_TFDEBUG_DIR + os.sep)
-            or os.path.basename(filename) == "runpy.py" or filename.startswith("<frozen runpy"))
 
 
 class _Stack(traceback.StackSummary):
@@ -52,14 +48,25 @@ def _frame_text(filename: str, lineno: int, name: str, source: str, note: str = 
     return text + (f"    {source}\n" if source else "")
 
 
+def _label(filename: str) -> str:
+    return (machinery(filename) or library_module(filename).split("/")[0] or package_of(filename)
+            or ("AutoGraph-generated code" if _tf.is_generated_file(filename) else os.path.basename(filename)))
+
+
+def fold_line(filenames: list, indent: str = "  ", where: str = "") -> str:
+    """The one line that stands for a run of frames: ``[... 3 frames of runpy, tfdebug hidden]``."""
+    count = f"{len(filenames)} frame{'s' if len(filenames) > 1 else ''}"
+    packages = ", ".join(sorted(set(map(_label, filenames)), key=str.lower))
+    return f"{indent}[... {count} of {packages} hidden{'; innermost: ' + where if where else ''}]"
+
+
 def _fold_text(frames: list) -> str:
-    packages = sorted({library_module(f.f_code.co_filename).split("/")[0] or "AutoGraph-generated code"
-                       for f, _ in frames})
     frame, lineno = frames[-1]
-    module = library_module(frame.f_code.co_filename) or os.path.basename(frame.f_code.co_filename)
-    where = f"{module}:{lineno} in {frame.f_code.co_name}"
-    count = f"{len(frames)} frame{'s' if len(frames) > 1 else ''}"
-    return f"  [... {count} of {', '.join(packages)} hidden; innermost: {where}]\n"
+    where = ""
+    if library_module(frame.f_code.co_filename) or _tf.is_generated_file(frame.f_code.co_filename):
+        module = library_module(frame.f_code.co_filename) or os.path.basename(frame.f_code.co_filename)
+        where = f"{module}:{lineno} in {frame.f_code.co_name}"
+    return fold_line([f.f_code.co_filename for f, _ in frames], where=where) + "\n"
 
 
 def _walk(tb):
@@ -89,7 +96,9 @@ def stack_lines(tb, maps=()) -> list[str]:
         filename = frame.f_code.co_filename
         if library_module(filename):
             maps.extend(_tf.autograph_source_maps(frame))
-        if _own_frame(filename):
+        if machinery(filename):
+            if lines or folded:  # outermost (the launcher, runpy, IPython's run_code): left out
+                folded.append((frame, lineno))  # as python starts at the script
             continue
         origin = _tf.autograph_origin(maps, filename, lineno) if _tf.is_generated_file(filename) else None
         if library_module(filename) or (_tf.is_generated_file(filename) and origin is None):
@@ -130,16 +139,68 @@ def involves_tensorflow(exc: BaseException) -> bool:
     return False
 
 
-# A frame of the op-definition stack TensorFlow writes into a run-time error's message.
-_MESSAGE_FRAME = re.compile(r'  File "([^"\n]+)", line \d+, in [^\n]*\n(?:\n|    [^\n]*\n)?')
+# A frame line of a stack TensorFlow writes into a message ("defined at (most recent call
+# last):", "... was defined here:"), optionally followed by its source or a blank line.
+_MESSAGE_FRAME = re.compile(r'^(\s*)File "([^"\n]+)", line \d+, in ')
 
 
-def without_own_frames(message: str) -> str:
-    """``message`` with tfdebug's and runpy's frames left out of the op-definition stack
-    TensorFlow writes into it ("Detected at node X defined at (most recent call last):")."""
-    if "defined at (most recent call last):" not in message:
+def fold_message_stacks(message: str) -> str:
+    """``message`` with the machinery's frames (tfdebug, runpy, IPython, ipykernel, pytest,
+    pluggy, a console script) folded to one line in the stacks TensorFlow writes into it:
+    the op-definition stack of a run-time error, "... was defined here:" of a graph error.
+    Library frames between two machinery frames (asyncio, tornado in a kernel) fold with them.
+    """
+    if not isinstance(message, str) or 'File "' not in message:
         return message
-    return _MESSAGE_FRAME.sub(lambda m: "" if _own_frame(m.group(1)) else m.group(0), message)
+    lines = message.split("\n")
+    frames = []  # (first line, last line + 1, filename, indent)
+    index = 0
+    while index < len(lines):
+        match = _MESSAGE_FRAME.match(lines[index])
+        if match is None:
+            index += 1
+            continue
+        end = index + 1
+        if end < len(lines) and not _MESSAGE_FRAME.match(lines[end]) and (
+                not lines[end].strip() or lines[end].startswith(match.group(1) + " ")):
+            end += 1  # its source line, or the blank line TF writes after each frame
+        frames.append((index, end, match.group(2), match.group(1)))
+        index = end
+    if not any(machinery(f[2]) for f in frames):
+        return message
+    replace = {}  # first line -> (last line + 1, text)
+    run: list = []
+
+    def close():
+        while run and not machinery(run[-1][2]):
+            run.pop()  # a run ends at its last machinery frame
+        if run:
+            tail = lines[run[-1][1] - 1] if run[-1][1] - run[-1][0] > 1 else None
+            text = fold_line([f[2] for f in run], run[0][3])
+            replace[run[0][0]] = (run[-1][1], text if tail is None or tail.strip() else text + "\n" + tail)
+        run.clear()
+
+    previous_end = None
+    for frame in frames:
+        if previous_end != frame[0]:
+            close()  # frames of another stack
+        user = is_user_file(frame[2]) and not machinery(frame[2])
+        if user:
+            close()
+        elif run or machinery(frame[2]):
+            run.append(frame)
+        previous_end = frame[1]
+    close()
+    out, index = [], 0
+    while index < len(lines):
+        if index in replace:
+            end, text = replace[index]
+            out.append(text)
+            index = end
+        else:
+            out.append(lines[index])
+            index += 1
+    return "\n".join(out)
 
 
 def format_exception(exc: BaseException) -> str:
@@ -155,7 +216,7 @@ def format_exception(exc: BaseException) -> str:
             seen.add(id(item))
             item.stack = _Stack(stack_lines(error.__traceback__, maps))
             if isinstance(getattr(item, "_str", None), str):
-                item._str = without_own_frames(item._str)
+                item._str = fold_message_stacks(item._str)
             for name in ("__cause__", "__context__"):
                 if getattr(item, name, None) is not None:
                     pending.append((getattr(item, name), getattr(error, name, None)))
@@ -168,4 +229,4 @@ def format_exception(exc: BaseException) -> str:
         return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
 
 
-__all__ = ["format_exception", "involves_tensorflow", "source_maps", "stack_lines"]
+__all__ = ["fold_line", "fold_message_stacks", "format_exception", "involves_tensorflow", "source_maps", "stack_lines"]

@@ -332,7 +332,8 @@ def _recipes(args) -> int:
     from . import recipebook, render
 
     chosen = recipebook.by_category(args.category) if args.category else recipebook.load()
-    print(render.recipes_table(chosen))
+    print(render.recipes_table(chosen, width=render.terminal_width(sys.stdout),
+                               color=render.use_color(sys.stdout)))
     return 0
 
 
@@ -369,7 +370,8 @@ def _explain(args) -> int:
     print(render.recipe_text(found[0], color=color))
     if len(found) > 1:
         print("\nalso matching:")
-        print(render.recipes_table(found[1:6]))
+        print(render.recipes_table(found[1:6], width=render.terminal_width(sys.stdout),
+                                   color=color))
     return 0
 
 

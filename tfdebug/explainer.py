@@ -160,8 +160,9 @@ def _sys_hook(exc_type, exc, tb):
 
 def _print_traceback(exc: BaseException) -> None:
     from ._traceback import format_exception
+    from .render import paint_diagnoses, use_color
 
-    print(format_exception(exc), end="", file=sys.stderr)
+    print(paint_diagnoses(format_exception(exc), use_color(sys.stderr)), end="", file=sys.stderr)
 
 
 def _threading_hook(args):
@@ -173,7 +174,24 @@ def _threading_hook(args):
         if target is not exc:
             args = threading.ExceptHookArgs([type(target), target, target.__traceback__, args.thread])
     previous = _saved.get("threading", threading.__excepthook__)
+    if previous is threading.__excepthook__ and _print_thread_traceback(args):
+        return  # Python's own hook, with the user's code in the frames (as the main thread's)
     previous(args)
+
+
+def _print_thread_traceback(args) -> bool:
+    """What ``threading.__excepthook__`` prints, through tfdebug's traceback (False: leave it
+    to Python, e.g. for SystemExit, which Python's hook ignores, or when disabled)."""
+    if disabled() or not isinstance(args.exc_value, Exception) or sys.stderr is None:
+        return False
+    from ._traceback import format_exception
+
+    name = args.thread.name if args.thread is not None else threading.get_ident()
+    from .render import paint_diagnoses, use_color
+
+    text = paint_diagnoses(format_exception(args.exc_value), use_color(sys.stderr))
+    print(f"Exception in thread {name}:\n{text}", end="", file=sys.stderr, flush=True)
+    return True
 
 
 def _ipython_handler(shell, etype, value, tb, tb_offset=None):

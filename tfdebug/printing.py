@@ -22,6 +22,7 @@ import sys
 import threading
 
 from . import _frames, _tf
+from .render import use_color
 from ._scope import Scope, run_all
 
 log = logging.getLogger("tfdebug")
@@ -229,7 +230,7 @@ class _IceCream:
                 text = debugger._format(sys._getframe(1), *args)
             except Exception:  # noqa: BLE001 - another icecream version: less context
                 return debugger(*args)
-            debugger.outputFunction(text)
+            _output(debugger)(text)
         return None if not args else args[0] if len(args) == 1 else args
 
     def configureOutput(self, **kwargs):  # noqa: N802 - icecream's own name
@@ -250,6 +251,23 @@ class _IceCream:
 
     def __repr__(self) -> str:
         return "tfdebug.ic"
+
+
+def _output(debugger):
+    """icecream's own output function, plain (no ANSI codes) where colour is unwanted: a pipe,
+    a file, ``NO_COLOR``, ``TERM=dumb`` (icecream colours its default output always)."""
+    import icecream.icecream as module
+
+    output = debugger.outputFunction
+    if output is getattr(module, "DEFAULT_OUTPUT_FUNCTION", None) and not use_color(sys.stderr):
+        return _plain_stderr
+    return output
+
+
+def _plain_stderr(text: str) -> None:
+    if sys.stderr is not None:  # not print(): print_to_tfprint() may have replaced it
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
 
 
 def _graph_ic(debugger, args, caller):
@@ -277,7 +295,7 @@ def _graph_ic(debugger, args, caller):
             rendered = debugger.argToStringFunction(value)
             shown.append(f"{text}: {rendered}" if text else rendered)
         prefix = debugger.prefix() if callable(debugger.prefix) else debugger.prefix
-        debugger.outputFunction(prefix + (label if label else ", ".join(shown)))
+        _output(debugger)(prefix + (label if label else ", ".join(shown)))
         return 0
 
     done = tf.py_function(emit, inputs, Tout=tf.int32, name="tfdebug_ic")

@@ -263,10 +263,37 @@ def pytest_runtest_makereport(item, call):
         except Exception:  # noqa: BLE001 - a tfdebug bug must not hide the test's failure
             log.debug("tfdebug: could not diagnose the failure of %s", item.nodeid, exc_info=True)
     outcome = yield
-    if extra:
-        report = outcome.get_result()
-        if report.failed:
-            report.sections.append((f"tfdebug ({call.when})", extra))
+    report = outcome.get_result()
+    if explain and report.failed:
+        try:
+            _fold_report_stacks(report.longrepr)
+        except Exception:  # noqa: BLE001 - pytest's own text then
+            log.debug("tfdebug: could not fold the stacks of %s", item.nodeid, exc_info=True)
+    if extra and report.failed:
+        report.sections.append((f"tfdebug ({call.when})", extra))
+
+
+def _fold_report_stacks(longrepr) -> None:
+    """Fold the machinery's frames (pytest, pluggy, tfdebug) in the stacks TensorFlow wrote
+    into the error's message, as pytest shows it (its "E" lines); the exception is untouched."""
+    from ._traceback import fold_message_stacks
+
+    for reprtraceback, _crash, _description in getattr(longrepr, "chain", None) or ():
+        for entry in getattr(reprtraceback, "reprentries", None) or ():
+            lines = getattr(entry, "lines", None)
+            if not lines or not any(line.startswith("E") and 'File "' in line for line in lines):
+                continue
+            out, block = [], []
+            for line in [*lines, None]:
+                if line is not None and line.startswith("E"):
+                    block.append(" " + line[1:])
+                    continue
+                if block:
+                    out += ["E" + folded[1:] for folded in fold_message_stacks("\n".join(block)).split("\n")]
+                    block = []
+                if line is not None:
+                    out.append(line)
+            entry.lines = out
 
 
 def _annotate(exc: BaseException, findings: list) -> str:

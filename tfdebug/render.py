@@ -12,6 +12,7 @@ Example::
 from __future__ import annotations
 
 import os
+import re
 import sys
 import textwrap
 
@@ -31,6 +32,15 @@ def use_color(stream=None) -> bool:
 
 def _paint(text: str, code: str, color: bool) -> str:
     return f"{code}{text}{_RESET}" if color else text
+
+
+def paint_finding(where: str, code: str, message: str, color: bool = True) -> str:
+    """A lint line ``path:line:col: CODE message``: the place bold, the code bold red."""
+    return f"{_paint(where, _BOLD, color)}: {_paint(code, _BOLD + _RED, color)} {message}"
+
+
+def paint_summary(text: str, color: bool) -> str:
+    return _paint(text, _BOLD, color)
 
 
 def _paragraph(label: str, text: str, color: bool) -> str:
@@ -116,6 +126,39 @@ def diagnosis_text(diagnosis, color: bool = False) -> str:
     return "\n".join(lines)
 
 
+_TITLE = re.compile(r"^(tfdebug (?:TFD\d+|generic) [\w-]+: )(.*)$")
+_ROW = re.compile(r"^  ([> ]) +\d+ \| ")
+_LABEL = re.compile(r"^(  [a-z]+: +)(.*)$")
+
+
+def paint_diagnoses(text: str, color: bool) -> str:
+    """``text`` (a traceback) with the diagnoses tfdebug added as notes in colour, as
+    :func:`diagnosis_text` paints them: the notes themselves stay plain text."""
+    if not color or "tfdebug " not in text:
+        return text
+    out, inside = [], False
+    for line in text.split("\n"):
+        title = _TITLE.match(line)
+        if title:
+            inside = True
+            out.append(_paint(title.group(1), _BOLD + _RED, True) + _paint(title.group(2), _BOLD, True))
+            continue
+        if not inside or not line.startswith("  "):
+            inside = False
+            out.append(line)
+            continue
+        row, label = _ROW.match(line), _LABEL.match(line)
+        if line.startswith("  --> "):
+            out.append("  --> " + _paint(line[6:], _CYAN, True))
+        elif row:
+            out.append(_paint(line, _BOLD if row.group(1) == ">" else _DIM, True))
+        elif label:
+            out.append(_paint(label.group(1), _BOLD, True) + label.group(2))
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
 def _first_sentence(text: str) -> str:
     head, dot, _ = text.partition(". ")
     return head + "." if dot else text
@@ -161,13 +204,68 @@ def recipe_text(recipe, color: bool = False) -> str:
     return "\n".join(lines)
 
 
-def table(rows, headers, fmt: str = "simple") -> str:
-    """A text table of ``rows`` (lists of cells) under ``headers`` (tabulate, imported lazily)."""
+def terminal_width(stream=None) -> int | None:
+    """The width to fit text to: ``COLUMNS`` when set, else the terminal's when ``stream``
+    (default stdout) is one (``shutil.get_terminal_size``); None for a pipe or a file."""
+    import shutil
+    import sys
+
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        if (stream if stream is not None else sys.stdout).isatty():
+            return shutil.get_terminal_size().columns
+    except Exception:  # noqa: BLE001 - closed or odd streams are not terminals
+        pass
+    return None
+
+
+def table(rows, headers, fmt: str = "simple", *, maxcolwidths=None, width: int | None = None,
+          color: bool = False) -> str:
+    """A text table of ``rows`` (lists of cells) under ``headers`` (tabulate, imported lazily).
+
+    ``width``: the columns it must fit in (e.g. :func:`terminal_width`); a table wider than
+    that is laid out vertically, one block of ``key: value`` lines per row. ``color``: bold
+    headers. Example::
+
+        print(render.table(rows, ["id", "title"], width=render.terminal_width()))
+    """
     from tabulate import tabulate
 
-    return tabulate([list(r) for r in rows], headers=list(headers), tablefmt=fmt)
+    rows = [["" if cell is None else cell for cell in row] for row in rows]
+    shown = [_paint(str(h), _BOLD, color) for h in headers]
+    text = tabulate(rows, headers=shown, tablefmt=fmt, maxcolwidths=maxcolwidths)
+    if width is None or max(map(_visible_len, text.splitlines() or [""])) <= width:
+        return text
+    return vertical(rows, headers, width, color)
 
 
-def recipes_table(recipes) -> str:
+def _visible_len(line: str) -> int:
+    import re
+
+    return len(re.sub(r"\x1b\[[0-9;]*m", "", line))
+
+
+def vertical(rows, headers, width: int, color: bool = False) -> str:
+    """``rows`` as blocks of ``key: value`` lines (a cell's own lines kept, long ones wrapped
+    under the value), a blank line between blocks: the layout for a narrow terminal."""
+    keys = [f"{h}:" for h in headers]
+    pad = max(map(len, keys), default=0) + 1
+    room = max(width - pad, 20)
+    blocks = []
+    for row in rows:
+        lines = []
+        for key, cell in zip(keys, row):
+            wrapped = [piece for line in str(cell).splitlines() or [""]
+                       for piece in (textwrap.wrap(line, room, break_long_words=True) or [""])]
+            lines.append(_paint(f"{key:<{pad}}", _BOLD, color) + wrapped[0])
+            lines += [" " * pad + piece for piece in wrapped[1:]]
+        blocks.append("\n".join(line.rstrip() for line in lines))
+    return "\n\n".join(blocks)
+
+
+def recipes_table(recipes, width: int | None = None, color: bool = False) -> str:
     """The ``tfdebug recipes`` listing: id, category, title."""
-    return table([(r.id, r.category, r.title) for r in recipes], ["id", "category", "title"])
+    return table([(r.id, r.category, r.title) for r in recipes], ["id", "category", "title"],
+                 width=width, color=color)

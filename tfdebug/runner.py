@@ -635,6 +635,10 @@ def _print_traceback_text(text: str) -> None:
     if stream is None:  # python prints nothing then
         return
     with contextlib.suppress(ValueError, OSError):  # closed: python's traceback is lost too
+        if "tfdebug " in text:
+            from .render import paint_diagnoses, use_color
+
+            text = paint_diagnoses(text, use_color(stream))
         print(text, end="", file=stream)
         stream.flush()
 
@@ -683,7 +687,11 @@ def _print_summary(checks) -> None:
             continue
         try:
             if check.functions(retraced_only=True):
-                say("tfdebug: functions that retraced:\n" + check.table(retraced_only=True))
+                from .render import terminal_width, use_color
+
+                stream = sys.stderr or sys.__stderr__
+                say("tfdebug: functions that retraced:\n" + check.table(
+                    retraced_only=True, width=terminal_width(stream), color=use_color(stream)))
         except Exception:  # noqa: BLE001 - the summary is a courtesy, never a failure
             log.debug("tfdebug: printing the trace log failed", exc_info=True)
 

@@ -124,6 +124,7 @@ class side_effect_guard(Scope):
         return category in self.allow
 
     def _report(self, effects: list[_effects.Effect], seen: set) -> list[report.Finding]:
+        __tracebackhide__ = True  # raises SideEffectError into the user's trace
         printed = {(e.file, e.line) for e in effects if e.kind == "print"}
         new = []
         for effect in effects:
@@ -202,6 +203,7 @@ class _TraceCheck:
         return self
 
     def __exit__(self, exc_type, exc, tb):
+        __tracebackhide__ = True
         dynamic = self.state._stack().pop()
         fn, instance, _kind = _tf.traced_target(self.trace.tracing_options)
         if fn is None or _tf.is_internal_function(fn):

@@ -301,6 +301,7 @@ class TraceLogger(LogViews, Scope):
                 with self._state.lock:
                     self._state.entries -= 1
                 raise
+            _tf.tensorflow_logger().addFilter(self._tensorflow_warning)
         return first
 
     def _exit(self, token, exc) -> None:
@@ -308,11 +309,28 @@ class TraceLogger(LogViews, Scope):
             self._state.entries -= 1
             last = self._state.entries == 0
         if last:
-            run_all(lambda: tracing.unsubscribe(self._on_trace), lambda: self._check_stale(None))
+            run_all(lambda: tracing.unsubscribe(self._on_trace),
+                    lambda: _tf.tensorflow_logger().removeFilter(self._tensorflow_warning),
+                    lambda: self._check_stale(None))
+
+    def _tensorflow_warning(self, record) -> bool:
+        """A logging filter: False (dropped) for TensorFlow's own frequent-retracing warning
+        about a function this logger has already warned about, with its reasons and fix."""
+        try:
+            function = _tf.warned_function(record)
+            code = getattr(inspect.unwrap(function), "__code__", None) if function else None
+            if code is None:
+                return True
+            with self._state.lock:
+                warned = list(self._state.warned)
+            return not any(g is code or (isinstance(g, tuple) and g[0] is code) for g in warned)
+        except Exception:  # noqa: BLE001 - a filter that fails keeps TensorFlow's record
+            return True
 
     # -- the subscriber: runs around each trace ------------------------------------------
 
     def _on_trace(self, trace):
+        __tracebackhide__ = True  # pytest shows the user's call, not this raise
         try:
             pending = self._classify(trace)
         except Exception:  # noqa: BLE001 - never break the user's trace

@@ -63,9 +63,13 @@ class LogViews:
                     entry[key] = os.path.abspath(entry[key])
         return entries
 
-    def table(self, retraced_only: bool = False, tablefmt: str = "simple_grid") -> str:
-        """A table: function, traces, retrace reasons, suggestion (one row per function)."""
-        from tabulate import tabulate  # heavy import: only when a table is asked for
+    def table(self, retraced_only: bool = False, tablefmt: str = "simple_grid",
+              width: int | None = None, color: bool = False) -> str:
+        """A table: function, traces, retrace reasons, suggestion (one row per function).
+
+        ``width``: fit in that many columns (a vertical layout when the table is wider).
+        """
+        from . import render
 
         rows = []
         for f in self.functions(retraced_only):
@@ -77,8 +81,8 @@ class LogViews:
                          f["suggestion"].replace("; ", "\n") or "-"])
         if not rows:
             return "no tf.function was traced" + (" more than once" if retraced_only else "")
-        return tabulate(rows, headers=["function", "traces", "retrace reasons", "suggestion"],
-                        tablefmt=tablefmt, maxcolwidths=[32, 16, 48, 60])
+        return render.table(rows, ["function", "traces", "retrace reasons", "suggestion"],
+                            tablefmt, maxcolwidths=[32, 16, 48, 60], width=width, color=color)
 
     def to_html(self, path: str | None = None) -> str:
         """This log as one self-contained HTML page (timeline, functions); written to ``path``.

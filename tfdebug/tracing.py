@@ -89,6 +89,7 @@ def current_depth() -> int:
 
 
 def _around_trace(trace_call, function_type, tracing_options):
+    __tracebackhide__ = True  # tfdebug frames in the user's stack: pytest leaves them out
     subscribers = _subscribers
     if not subscribers:
         return trace_call()
@@ -124,6 +125,7 @@ class SubscriberError(_tf.HookRefusal):
 
 
 def _enter_safely(stack: contextlib.ExitStack, subscriber, trace: Trace) -> None:
+    __tracebackhide__ = True
     try:
         cm = subscriber(trace)
         if cm is None:
@@ -140,6 +142,7 @@ def _enter_safely(stack: contextlib.ExitStack, subscriber, trace: Trace) -> None
 @contextlib.contextmanager
 def _exit_guard(cm, subscriber):
     """Exit ``cm`` after the trace; its return value never swallows the user's error."""
+    __tracebackhide__ = True
     try:
         yield
     except BaseException as exc:
@@ -150,6 +153,7 @@ def _exit_guard(cm, subscriber):
 
 
 def _exit_safely(cm, subscriber, exc_type, exc, tb) -> None:
+    __tracebackhide__ = True
     try:
         cm.__exit__(exc_type, exc, tb)
     except SubscriberError:

@@ -20,6 +20,7 @@ from .formatting import (add_tensor_format_hook, is_symbolic, remove_tensor_form
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
 from .locations import (failed_function_call, graph_error_locations, leaked_graph_tensor,
                         op_creation_stack, refused_tensor_origin, traced_user_location)
+from .retrace_warning import tensorflow_logger, warned_function
 from .targets import (describe_trace_type, function_target, is_internal_function,
                       is_tf_function, tf_function_key, trace_scope, traced_target)
 from .trace_hook import (HookRefusal, evict_concrete, install_trace_hook, redirect_trace_caches,
@@ -44,5 +45,6 @@ __all__ = [
     "trace_caches_redirected", "trace_hook_available", "trace_hook_installed",
     "trace_parameters", "trace_scope", "trace_uses_xla", "traced_python_function",
     "traced_target", "traced_user_location", "uninstall_layer_call_hook",
-    "uninstall_trace_hook", "version_supported", "warn_once",
+    "tensorflow_logger", "uninstall_trace_hook", "version_supported", "warn_once",
+    "warned_function",
 ]

@@ -64,9 +64,11 @@ def install_trace_hook(around_trace) -> bool:
         original = module._create_concrete_function
 
         def _create_concrete_function(function_type, type_context, func_graph, tracing_options):
+            __tracebackhide__ = True  # pytest shows the user's frames, not the hook's
             traced = []
 
             def trace_call():
+                __tracebackhide__ = True
                 traced.append(True)
                 return original(function_type, type_context, func_graph, tracing_options)
             try:

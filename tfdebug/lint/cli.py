@@ -35,12 +35,14 @@ def main(paths, fmt="text", select=None, ignore=None, exclude=None, jobs=0, conf
     except LintUsageError as exc:
         _print(f"tfdebug lint: error: {exc}", err)
         return 2
-    text = render(findings, fmt)
+    from ..render import paint_summary, use_color
+
+    text = render(findings, fmt, color=fmt == "text" and use_color(out))
     if text:
         _print(text, out)
     if fmt == "text" and findings:
         n = len(findings)
-        _print(f"Found {n} problem{'s' if n != 1 else ''}.", err)
+        _print(paint_summary(f"Found {n} problem{'s' if n != 1 else ''}.", use_color(err)), err)
     return 1 if findings else 0
 
 

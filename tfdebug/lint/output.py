@@ -12,8 +12,11 @@ _FILE_RULES = {READ_ERROR: ("unreadable-file", "The file could not be read"),
                UNCHECKED: ("unchecked-code", "tfdebug could not check this part of the file")}
 
 
-def render(findings, fmt: str = "text") -> str:
-    """Findings as flake8-style text lines, a JSON array, GitHub annotations or SARIF."""
+def render(findings, fmt: str = "text", color: bool = False) -> str:
+    """Findings as flake8-style text lines, a JSON array, GitHub annotations or SARIF.
+
+    ``color`` (text only, for a terminal): the place bold, the code bold red, as ruff does.
+    """
     if fmt in ("json", "sarif"):
         import json
 
@@ -21,6 +24,10 @@ def render(findings, fmt: str = "text") -> str:
         return json.dumps(data, indent=2)
     if fmt == "github":
         return "\n".join(github_annotation(f) for f in findings)
+    if color:
+        from ..render import paint_finding
+
+        return "\n".join(paint_finding(f.where(), f.code, f.message) for f in findings)
     return "\n".join(f.text() for f in findings)
 
 
