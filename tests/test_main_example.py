@@ -1,12 +1,19 @@
 """The README's first command: `tfdebug run examples/train_broken.py` finds every bug."""
 import json
 import os
+import re
+import subprocess
+import sys
 
 import pytest
+import tensorflow as tf
 
-from conftest import ROOT, run_tfdebug
+from conftest import ROOT, run_tfdebug, without_native_log
 
 pytestmark = pytest.mark.smoke  # also run on the oldest supported TensorFlow
+
+README = os.path.join(ROOT, "README.md")
+README_TENSORFLOW = "2.21"  # the version the README's sample was produced with
 
 
 def test_main_example_is_diagnosed_line_by_line(tmp_path):
@@ -31,6 +38,55 @@ def test_main_example_is_diagnosed_line_by_line(tmp_path):
     assert "functions that retraced" in proc.stderr
 
 
+# What differs from one machine or run to the next: object addresses and graph ids in
+# TensorFlow's messages, timings. Paths read as the README shows them: the checkout's
+# relative to it, the environment's as `.venv`.
+_VARYING = [
+    (re.compile(r"0x[0-9a-f]+"), "0x…"),
+    (re.compile(r"\bid=\d+"), "id=…"),
+    (re.compile(r"\b\d+(\.\d+)?\s?(s|ms|us|µs)\b"), "<time>"),
+]
+# The continuation line of TensorFlow's CPU-feature start-up message, which the C++ log
+# filter leaves behind (its first line is a native log line).
+_NATIVE_TAIL = re.compile(r"^To enable the following instructions: .*\n?", re.M)
+
+
+def _normalised(text):
+    text = _NATIVE_TAIL.sub("", without_native_log(text))
+    text = text.replace(sys.prefix + os.sep, ".venv" + os.sep).replace(ROOT + os.sep, "")
+    for pattern, replacement in _VARYING:
+        text = pattern.sub(replacement, text)
+    return [line.rstrip() for line in text.strip("\n").split("\n")]
+
+
+def _readme_sample():
+    text = open(README, encoding="utf-8").read()
+    block = text.split("<!-- main-example:start -->", 1)[1].split("<!-- main-example:end -->")[0]
+    body = block.strip()
+    assert body.startswith("```") and body.endswith("```"), "the sample is one code block"
+    return body.split("\n", 1)[1].rsplit("\n", 1)[0]
+
+
+def _console_script():
+    script = os.path.join(os.path.dirname(sys.executable), "tfdebug")
+    return [script] if os.path.exists(script) else [sys.executable, "-m", "tfdebug"]
+
+
+@pytest.mark.skipif(not tf.__version__.startswith(README_TENSORFLOW + "."),
+                    reason=f"the README's sample is TensorFlow {README_TENSORFLOW}'s output")
+def test_readme_sample_is_what_the_first_command_prints():
+    """The README's first command, as a user runs it (one terminal, 100 columns)."""
+    env = dict(os.environ, COLUMNS="100", LINES="50", PYTHONUNBUFFERED="1")
+    for name in ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "TFDEBUG"):
+        env.pop(name, None)
+    proc = subprocess.run([*_console_script(), "run", "examples/train_broken.py"], cwd=ROOT,
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, timeout=300)
+    assert proc.returncode == 1
+    got, want = _normalised(proc.stdout), _normalised(_readme_sample())
+    assert got == want, "README.md's sample of the first command is out of date:\n" + "\n".join(
+        f"{'=' if a == b else '!'} got:  {a}\n  want: {b}"
+        for a, b in zip(got + [""] * len(want), want + [""] * len(got)) if a or b)
 def machinery_file(filename: str) -> bool:
     """A frame of tfdebug (its package or console script), runpy, IPython or pytest."""
     import tfdebug
