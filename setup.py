@@ -1,6 +1,6 @@
 """Packaging for tfdebug. The top-level recipes/ folder ships as package data tfdebug.recipes.
 
-A plain ``pip install tfdebug`` gives the static commands (``lint``, ``recipes``, ``explain``);
+Installed without an extra, tfdebug gives the static commands (``lint``, ``recipes``, ``explain``);
 the runtime features need TensorFlow: the ``[cpu]`` or ``[tf]`` extra.
 """
 import re

@@ -131,6 +131,55 @@ def test_retracing_page_marks_tooltips_and_screenshot(browser, retracing_run, tm
     assert _problems(browser.get_log("browser")) == []
 
 
+def test_the_timeline_zooms(browser, retracing_run):
+    """Buttons, a drag across the plot and reset move every mark by its recorded time."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    page, data = retracing_run
+    console = _open(browser, page)
+    assert _problems(console) == [], console
+    bar = browser.find_element(By.CSS_SELECTOR, ".tfd-zoom")
+    assert bar.is_displayed()                     # shown by the script (hidden without it)
+    read = ("return Array.from(document.querySelectorAll('svg .tfd-mark'), "
+            "m => [+m.getAttribute('data-t'), +m.getAttribute('x'), +m.getAttribute('width')])")
+    ticks = ("return Array.from(document.querySelectorAll('svg .tfd-ticks text'), "
+             "t => t.textContent)")
+    before, labels = browser.execute_script(read), browser.execute_script(ticks)
+    assert sorted(t for t, _, _ in before) == sorted(e["time"] for e in data["events"])
+
+    def flat(marks):
+        return [value for mark in marks for value in mark]
+
+    def scale(marks):  # SVG units per second, from the two marks furthest apart in time
+        (t0, a, _), (t1, b, _) = min(marks), max(marks)
+        return (b - a) / (t1 - t0)
+
+    bar.find_element(By.CSS_SELECTOR, "button[data-zoom=in]").click()
+    zoomed = browser.execute_script(read)
+    assert scale(zoomed) == pytest.approx(2 * scale(before), rel=0.01)
+    assert browser.execute_script(ticks) != labels
+    assert "showing" in bar.find_element(By.CSS_SELECTOR, ".tfd-zoom-range").text
+    bar.find_element(By.CSS_SELECTOR, "button[data-zoom=reset]").click()
+    assert flat(browser.execute_script(read)) == pytest.approx(flat(before), abs=0.11)
+    assert browser.execute_script(ticks) == labels
+
+    # A drag across a tenth of the plot zooms to it: ten times the scale.
+    svg = browser.find_element(By.CSS_SELECTOR, "svg.tfd-svg")
+    box = svg.rect
+    units = box["width"] / browser.execute_script("return arguments[0].viewBox.baseVal.width", svg)
+    x0, x1 = float(svg.get_attribute("data-x0")), float(svg.get_attribute("data-x1"))
+    start = (x0 + 0.3 * (x1 - x0)) * units - box["width"] / 2
+    ActionChains(browser).move_to_element_with_offset(svg, int(start), 0).click_and_hold() \
+        .move_by_offset(int(0.1 * (x1 - x0) * units), 0).release().perform()
+    dragged = browser.execute_script(read)
+    assert scale(dragged) == pytest.approx(10 * scale(before), rel=0.05)
+    assert browser.execute_script("return location.hash") == ""   # a drag is not a click
+    ActionChains(browser).double_click(svg).perform()
+    assert flat(browser.execute_script(read)) == pytest.approx(flat(before), abs=0.11)
+    assert _problems(browser.get_log("browser")) == []
+
+
 def test_a_script_string_in_the_page_stays_text(browser, tmp_path):
     import tensorflow as tf
 

@@ -11,7 +11,7 @@ import tensorflow as tf
 import tfdebug
 from tfdebug import cli, html_report, render, report
 
-from conftest import ROOT, run_tfdebug
+from conftest import ROOT, line_of, run_tfdebug
 
 HOSTILE = "</title><script>window.pwned = 1</script><img src=x onerror=alert(1)>"
 
@@ -137,6 +137,84 @@ def test_page_of_a_failing_run_and_the_report_command(tmp_path):
     assert (tmp_path / "again.html").read_text(encoding="utf-8") == page_text
 
 
+OWN_ERROR = textwrap.dedent('''
+    import tensorflow as tf
+
+
+    class BadBatch(ValueError):
+        pass
+
+
+    @tf.function
+    def step(x):
+        if x.shape[0] != 3:
+            raise BadBatch("want 3 rows, got <b>%d</b> & more" % x.shape[0])
+        return x * 2.0
+
+
+    step(tf.ones([3]))
+    step(tf.ones([4]))
+''')
+
+
+def test_a_failed_run_records_its_own_exception_without_a_diagnosis(tmp_path):
+    """A script ending in its own exception raised inside a tf.function (no recipe applies):
+    the report says what failed, where and when, and the page shows it, escaped."""
+    script = tmp_path / "train.py"
+    script.write_text(OWN_ERROR)
+    proc = run_tfdebug("run", "--report", str(tmp_path / "r.json"), "--html",
+                       str(tmp_path / "r.html"), str(script), cwd=str(tmp_path))
+    assert proc.returncode == 1 and "BadBatch: want 3 rows" in proc.stderr, proc.stderr[-3000:]
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["status"] == "error"
+    assert not [d for d in data["diagnostics"] if d["severity"] == "error"]
+    exc = data["exception"]
+    message = "want 3 rows, got <b>4</b> & more"
+    # AutoGraph reports the user's exception as StagingError: both are recorded
+    assert exc["class"].rpartition(".")[2] == "StagingError" and message in exc["message"]
+    assert exc["original"] == {"class": "BadBatch", "message": message}
+    raise_line = line_of(str(script), "raise BadBatch")
+    assert (exc["file"], exc["line"], exc["function"]) == (str(script), raise_line, "step")
+    assert exc["code"] == 'raise BadBatch("want 3 rows, got <b>%d</b> & more" % x.shape[0])'
+    assert [n for n, _ in exc["context"]] == list(range(raise_line - 2, raise_line + 3))
+    assert exc["diagnosed"] is False
+    first_trace = data["events"][0]["time"]
+    assert first_trace < exc["time"] <= data["wall_seconds"]
+
+    text = (tmp_path / "r.html").read_text(encoding="utf-8")
+    page = _Page(text)
+    (banner,) = page.having("p", "tfd-banner")
+    assert "want 3 rows, got &lt;b&gt;4&lt;/b&gt; &amp; more" in text and "<b>4</b>" not in text
+    (section,) = page.having("section", "tfd-exception")
+    assert "BadBatch: want 3 rows, got <b>4</b> & more" in "".join(page.text)
+    (error,) = page.having("line", "tfd-error-line")
+    assert float(error["data-t"]) == exc["time"]
+    assert ("a", {"href": "#" + section["id"]}) in page.elements
+    assert "no diagnosis" in "".join(page.text)
+
+
+def test_a_failed_run_without_tensorflow_records_its_exception(tmp_path):
+    script = tmp_path / "plain.py"
+    script.write_text("def ratio(a, b):\n    return a / b\n\n\nratio(1, 0)\n")
+    proc = run_tfdebug("run", "--report", str(tmp_path / "r.json"), str(script),
+                       cwd=str(tmp_path))
+    assert proc.returncode == 1 and "ZeroDivisionError" in proc.stderr
+    exc = json.loads((tmp_path / "r.json").read_text())["exception"]
+    assert (exc["class"], exc["message"]) == ("ZeroDivisionError", "division by zero")
+    assert (exc["file"], exc["line"], exc["function"], exc["code"]) == (
+        str(script), 2, "ratio", "return a / b")
+    assert exc["time"] > 0 and "original" not in exc
+
+
+def test_a_run_that_ends_well_records_no_exception(tmp_path):
+    script = tmp_path / "fine.py"
+    script.write_text("print(1)\n")
+    proc = run_tfdebug("run", "--report", str(tmp_path / "r.json"), str(script),
+                       cwd=str(tmp_path))
+    assert proc.returncode == 0
+    assert json.loads((tmp_path / "r.json").read_text())["exception"] is None
+
+
 @pytest.mark.parametrize("content, message", [
     (None, "no such report"),
     ("{not json", "not valid JSON"),
@@ -169,6 +247,52 @@ def test_a_report_without_the_timeline_keys_still_renders(tmp_path):
     assert rows and any("3 retraces" in chunk for chunk in page.text)
 
 
+def test_the_timeline_starts_at_the_first_trace_start_up_folded():
+    """A run whose first trace comes 20 s in (TensorFlow's import on a slow machine): the
+    marks fill the axis, the 20 s before them are one band."""
+    shifted = dict(report.from_logger(_traced_with_strings()))
+    lead = 20.0
+    shifted["events"] = [dict(e, time=e["time"] + lead) for e in shifted["events"]]
+    last = max(e["time"] + e["duration"] for e in shifted["events"])
+    shifted["wall_seconds"] = last + 0.1
+    page = _Page(html_report.render(shifted))
+    (svg,) = [a for t, a in page.elements if t == "svg"]
+    x0, x1 = float(svg["data-x0"]), float(svg["data-x1"])
+    marks = _marks(page)
+    xs = [float(m["x"]) for m in marks]
+    assert x0 <= min(xs) <= x0 + 0.05 * (x1 - x0)
+    assert max(float(m["x"]) + float(m["width"]) for m in marks) > x0 + 0.5 * (x1 - x0)
+    (band,) = page.having("rect", "tfd-fold")
+    assert float(band["x"]) + float(band["width"]) < x0
+    import re
+    (folded,) = [float(m.group(1)) for m in (re.match(r"0 – ([\d.]+) s: the run before the "
+                                                      r"first trace", c) for c in page.text) if m]
+    assert lead * 0.95 < folded <= lead
+    # every mark carries its time for the page's zoom
+    assert [float(m["data-t"]) for m in marks] == [e["time"] for e in shifted["events"]]
+    # a run traced from its start is not folded
+    assert not _Page(html_report.render(report.from_logger(_traced_with_strings()))).having(
+        "rect", "tfd-fold")
+
+
+def test_render_and_html_report_import_in_one_direction_only():
+    import ast
+
+    def imported(module):
+        tree = ast.parse(open(module.__file__, encoding="utf-8").read())
+        names = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                names |= {f"{node.module or ''}.{a.name}".strip(".") for a in node.names}
+                names.add(node.module or "")
+            elif isinstance(node, ast.Import):
+                names |= {a.name for a in node.names}
+        return names
+
+    assert not {"html_report", ".html_report", "tfdebug.html_report"} & imported(render)
+    assert "render" in imported(html_report)   # the page uses the text renderer's paths
+
+
 def _diagnosis():
     @tf.function(autograph=False)
     def safe_div(a, b):
@@ -185,7 +309,7 @@ def _diagnosis():
 def test_diagnosis_html_has_what_the_text_layout_has():
     diagnosis = _diagnosis()
     text = render.diagnosis_text(diagnosis)
-    fragment = render.diagnosis_html(diagnosis)
+    fragment = html_report.diagnosis_html(diagnosis)
     page = _Page(fragment)
     shown = "".join(page.text)
     for line in (f"tfdebug {diagnosis.recipe.id} {diagnosis.recipe.category}:",
@@ -195,8 +319,20 @@ def test_diagnosis_html_has_what_the_text_layout_has():
     marked = page.having("span", "tfd-hit")
     assert len(marked) == 1
     assert 'return a / b if b != 0 else b  # &#34;&lt;i&gt;&#34;' in fragment
-    assert " ".join(diagnosis.recipe.cause.split()) in " ".join(shown.split())
-    assert " ".join(diagnosis.recipe.fix.split()) in " ".join(shown.split())
+    # the recipe's `inline code` is <code> on the page, its backticks gone
+    for prose in (diagnosis.recipe.cause, diagnosis.recipe.fix):
+        assert " ".join(prose.replace("`", "").split()) in " ".join(shown.split())
+    spans = [p for n, p in enumerate((diagnosis.recipe.cause + diagnosis.recipe.fix).split("`"))
+             if n % 2]
+    assert spans and all(f"<code>{html_report.inline_code(p)}</code>" in fragment for p in spans)
+
+
+def test_recipe_prose_inline_code_is_code_and_the_rest_is_escaped():
+    code = html_report.inline_code
+    assert str(code("use `tf.cond(x < 1)` & <b>not</b> `if`")) == (
+        "use <code>tf.cond(x &lt; 1)</code> &amp; &lt;b&gt;not&lt;/b&gt; <code>if</code>")
+    assert str(code("a lone ` <i>")) == "a lone ` &lt;i&gt;"   # unbalanced: text as it is
+    assert str(code("``")) == ""
 
 
 def test_notebook_views_of_the_logger_and_the_report():

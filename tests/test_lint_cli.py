@@ -102,6 +102,33 @@ def test_sarif_is_valid_against_the_published_schema(tmp_path, monkeypatch):
     assert all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in run["results"])
 
 
+def test_sarif_links_only_to_pages_that_exist(tmp_path):
+    """Every URI in the log is a recipe's documentation page (TensorFlow's, Keras'): the
+    tool's own ``informationUri`` is left out, as SARIF allows, since tfdebug publishes no
+    page to link to."""
+    from tfdebug import recipebook
+
+    write(tmp_path / "bad.py", BAD)
+    code, out, _ = run_main(str(tmp_path / "bad.py"), fmt="sarif")
+    assert code == 1
+    log = _validated_sarif(out)
+
+    def uris(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key.endswith("Uri") and isinstance(value, str):
+                    yield value
+                else:
+                    yield from uris(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from uris(value)
+
+    found = list(uris(log["runs"]))
+    assert found and set(found) <= {r.docs for r in recipebook.load()}
+    assert "informationUri" not in log["runs"][0]["tool"]["driver"]
+
+
 def test_sarif_with_no_findings_is_valid(tmp_path):
     write(tmp_path / "ok.py", TF + "@tf.function\ndef f(x):\n    return x + 1\n")
     code, out, _ = run_main(str(tmp_path / "ok.py"), fmt="sarif")

@@ -1,5 +1,5 @@
 """A plain install without TensorFlow: `tfdebug lint`, `recipes` and `explain` work; the
-runtime features say which extra to install."""
+runtime features say what to install."""
 import os
 import subprocess
 
@@ -61,19 +61,60 @@ def test_recipes_and_explain_work_without_tensorflow(bare_python, tmp_path):
     assert by_text.returncode == 0 and "TFD1" in by_text.stdout, by_text.stderr
 
 
-def test_runtime_features_name_the_extra_in_one_sentence(bare_python, tmp_path):
+def _advice():
+    """The sentence a tfdebug installed from a wheel gives: TensorFlow's own packages, in the
+    range tfdebug's extras require (read from this environment's metadata of tfdebug)."""
+    from importlib.metadata import requires
+
+    specs = {}
+    for line in requires("tfdebug"):
+        spec, _, marker = line.partition(";")
+        for extra in ("cpu", "tf"):
+            if f'extra == "{extra}"' in marker:
+                specs[extra] = spec.strip().replace(" ", "")
+    return (f"needs TensorFlow: install it with `pip install '{specs['cpu']}'` "
+            f"(or '{specs['tf']}' for the GPU build).")
+
+
+def test_runtime_features_say_what_to_install_in_one_sentence(bare_python, tmp_path):
+    """tfdebug is on no package index: the advice names TensorFlow's package, never an
+    extra of a `tfdebug` pip cannot find."""
     proc = subprocess.run([bare_python, "-c", "import tfdebug; print(tfdebug.__version__); "
                            "tfdebug.eager"], capture_output=True, text=True, cwd=str(tmp_path))
     assert proc.returncode == 1 and proc.stdout.strip() == "0.1.0"
     last = proc.stderr.strip().splitlines()[-1]
-    assert last == ("ImportError: tfdebug.eager needs TensorFlow: install it with "
-                    "`pip install 'tfdebug[cpu]'` (or `pip install 'tfdebug[tf]'` for the GPU "
-                    "build).")
+    advice = _advice()
+    assert last == "ImportError: tfdebug.eager " + advice
+    assert "tfdebug[" not in proc.stderr and "'tensorflow-cpu<" in advice
     doctor = _run(bare_python, "doctor", cwd=str(tmp_path))
     assert doctor.returncode == 2
-    assert doctor.stderr.strip() == (
-        "tfdebug: error: `tfdebug doctor` needs TensorFlow: install it with "
-        "`pip install 'tfdebug[cpu]'` (or `pip install 'tfdebug[tf]'` for the GPU build).")
+    assert doctor.stderr.strip() == "tfdebug: error: `tfdebug doctor` " + advice
+
+
+def test_from_a_checkout_the_advice_names_its_extras(tmp_path):
+    """Installed with `pip install -e CHECKOUT` (PEP 610's direct_url.json says so), the
+    advice is that checkout's `[cpu]` extra, wherever the command runs."""
+    import json
+    import sys
+    from importlib.metadata import distributions
+
+    from conftest import ROOT
+
+    direct = next((json.loads(t) for t in (d.read_text("direct_url.json")
+                                           for d in distributions(name="tfdebug")) if t), None)
+    if not (isinstance(direct, dict) and (direct.get("dir_info") or {}).get("editable")):
+        pytest.skip("tfdebug is not installed here with pip install -e from this checkout")
+    hide = "import sys; sys.modules['tensorflow'] = None; "   # as if it were not installed
+    expected = (f"needs TensorFlow: install it with `pip install -e '{ROOT}[cpu]'` (the checkout "
+                f"tfdebug was installed from; [tf] instead of [cpu] for the GPU build).")
+    proc = subprocess.run([sys.executable, "-c", hide + "import tfdebug; tfdebug.eager"],
+                          capture_output=True, text=True, cwd=str(tmp_path), timeout=120)
+    assert proc.stderr.strip().splitlines()[-1] == "ImportError: tfdebug.eager " + expected
+    proc = subprocess.run([sys.executable, "-c", hide + "from tfdebug.cli import main; "
+                           "sys.exit(main(['doctor']))"],
+                          capture_output=True, text=True, cwd=str(tmp_path), timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "tfdebug: error: `tfdebug doctor` " + expected
 
 
 @pytest.mark.parametrize("first", ["tfdebug.modes", "tfdebug.explainer", "tfdebug._tf",

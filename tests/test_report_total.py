@@ -34,6 +34,11 @@ BASE = {
     "stale_captures": [{"label": "LR", "kind": "global", "file": "/abs/train.py", "line": 3,
                         "function": "step", "traced": "step", "before": "1", "after": "2",
                         "recipe": "TFD210", "message": "LR changed"}],
+    "exception": {"class": "tensorflow.python.autograph.impl.api.StagingError",
+                  "message": "in user code: ... BadBatch: <b>boom</b>", "file": "/abs/train.py",
+                  "line": 14, "function": "step", "code": "raise BadBatch()", "time": 0.6,
+                  "context": [[14, "raise BadBatch()"]], "diagnosed": True,
+                  "original": {"class": "BadBatch", "message": "<b>boom</b>"}},
 }
 
 

@@ -1,9 +1,9 @@
 """tfdebug: make TensorFlow 2 ``tf.function`` / AutoGraph code debuggable.
 
 The package face is lazy (PEP 562): ``import tfdebug`` imports no TensorFlow, so ``tfdebug
-lint``, ``tfdebug recipes`` and ``tfdebug explain`` work with a plain ``pip install tfdebug``.
+lint``, ``tfdebug recipes`` and ``tfdebug explain`` work where TensorFlow is not installed.
 TensorFlow is imported when a runtime feature (``tfdebug.eager``, ``tfdebug.explain``, ...)
-is first used; without it, that use says which extra to install.
+is first used; without it, that use says what to install.
 
 Example::
 
@@ -29,10 +29,6 @@ _RUNTIME = {
     "ic": "printing", "print_to_tfprint": "printing",
     "trace_logger": "trace_log", "TraceEvent": "trace_log", "RetracingError": "trace_log",
 }
-
-NEEDS_TENSORFLOW = ("{what} needs TensorFlow: install it with "
-                    "`pip install 'tfdebug[cpu]'` (or `pip install 'tfdebug[tf]'` for the GPU "
-                    "build).")
 
 __all__ = [
     "__version__",
@@ -64,7 +60,8 @@ def _load(name: str):
         module = importlib.import_module(f"{__name__}.{_RUNTIME[name]}")
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] in ("tensorflow", "keras"):
-            raise ImportError(NEEDS_TENSORFLOW.format(what=f"tfdebug.{name}")) from None
+            from ._install import needs_tensorflow
+            raise ImportError(needs_tensorflow(f"tfdebug.{name}")) from None
         raise
     value = getattr(module, name)
     globals()[name] = value

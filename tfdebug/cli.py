@@ -231,15 +231,14 @@ def _dispatch(args) -> int:
 
 
 def _needs_tensorflow(command, args) -> int:
-    """Run a runtime command; without TensorFlow, say in one line which extra to install."""
+    """Run a runtime command; without TensorFlow, say in one line what to install."""
     try:
         return command(args)
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in ("tensorflow", "keras"):
             raise
-        from . import NEEDS_TENSORFLOW
-        print("tfdebug: error: " + NEEDS_TENSORFLOW.format(what=f"`tfdebug {args.command}`"),
-              file=sys.stderr)
+        from ._install import needs_tensorflow
+        print("tfdebug: error: " + needs_tensorflow(f"`tfdebug {args.command}`"), file=sys.stderr)
         return 2
 
 
@@ -249,7 +248,7 @@ def _doctor(args) -> int:
     try:
         print(render())
     except ModuleNotFoundError:
-        raise  # no TensorFlow: _needs_tensorflow names the extra to install
+        raise  # no TensorFlow: _needs_tensorflow says what to install
     except Exception as exc:  # noqa: BLE001 - one line, never a traceback
         print(f"tfdebug: error: doctor failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1

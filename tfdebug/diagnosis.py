@@ -99,8 +99,8 @@ class Diagnosis:
 
     def _repr_html_(self) -> str:
         """Jupyter shows the diagnosis rendered (recipe, marked source line, cause, fix)."""
-        from . import render
-        return render.diagnosis_html(self)
+        from . import html_report
+        return html_report.diagnosis_html(self)
 
 
 # -- layer (b): the construct at the line, as the linter sees it ---------------------------

@@ -203,7 +203,7 @@ def _show_diagnosis(error: BaseException) -> None:
         from IPython.display import display
 
         from .explainer import annotate
-        from .render import diagnosis_html
+        from .html_report import diagnosis_html
 
         _, diagnosis = annotate(error)   # the note is there already: this only reads it
         if diagnosis is None:

@@ -127,21 +127,6 @@ def _location_lines(diagnosis, color: bool) -> list[str]:
     return lines
 
 
-def diagnosis_html(diagnosis) -> str:
-    """The same layout as :func:`diagnosis_text` as a styled HTML ``<div>`` (notebooks).
-
-    Every string from the user's program is escaped. Example::
-
-        from IPython.display import HTML
-        HTML(render.diagnosis_html(tfdebug.diagnose(exc)))
-    """
-    from . import html_report
-
-    entry = diagnosis.finding().to_json()
-    entry["context"] = [[number, text] for number, text in diagnosis.context]
-    return html_report.diagnosis_fragment(entry)
-
-
 def recipe_text(recipe, color: bool = False) -> str:
     """A recipe in full, for ``tfdebug explain ID``: cause, fix, before/after, docs."""
     lines = [_paint(f"{recipe.id} {recipe.category}: ", _BOLD + _RED, color) + _paint(recipe.title, _BOLD, color)]

@@ -121,12 +121,13 @@ class Report(dict):
 
 def build(script: str, status: str, diagnostics: list[Finding], traces: list[dict], *,
           logger=None, origin: float | None = None, wall_seconds: float | None = None,
-          started: float | None = None) -> Report:
+          started: float | None = None, exception: dict | None = None) -> Report:
     """The JSON report of ``tfdebug run`` (DESIGN.md schema, plus the timeline's keys).
 
     ``logger`` (a TraceLogger) adds ``events`` (every trace, in order, with its time) and
     ``stale_captures``; ``origin`` is the ``time.perf_counter()`` the run began at, the zero
-    of every ``time``; ``started`` its ``time.time()``.
+    of every ``time``; ``started`` its ``time.time()``; ``exception`` is :func:`uncaught`'s
+    record of the error that ended the run (its ``time`` a ``time.perf_counter()``).
     """
     from ._version import __version__
 
@@ -145,6 +146,7 @@ def build(script: str, status: str, diagnostics: list[Finding], traces: list[dic
         "wall_seconds": None if wall_seconds is None else round(wall_seconds, 6),
         "events": trace_events(logger, origin) if logger is not None else [],
         "stale_captures": stale_captures(logger) if logger is not None else [],
+        "exception": _exception_json(exception, errors, origin),
     })
 
 
@@ -198,6 +200,94 @@ def stale_captures(logger) -> list[dict]:
     return [{"label": s.label, "kind": s.kind, "file": _abspath(s.file), "line": s.line,
              "function": s.function, "traced": s.traced, "before": s.before, "after": s.after,
              "recipe": s.recipe, "message": str(s)} for s in logger.stale_captures]
+
+
+_MESSAGE_LIMIT = 20_000  # characters of an exception's message kept (its head and its tail)
+
+
+def uncaught(exc: BaseException, moment: float | None = None) -> dict:
+    """What ended a run, as plain data: the report's ``exception`` (``moment`` a
+    ``time.perf_counter()``, made relative to the run's start by :func:`build`).
+
+    ``class`` and ``message`` are as python prints them; ``file``/``line``/``function``/
+    ``code`` the user line it was raised at (AutoGraph's "in user code" frame, else the
+    innermost user frame of the traceback); ``original`` the user's own exception where
+    AutoGraph reported it as a ``StagingError``. Never raises.
+
+    Example::
+
+        try:
+            main()
+        except Exception as exc:
+            record = tfdebug.report.uncaught(exc)   # {"class": "ValueError", ...}
+    """
+    import sys
+
+    from ._extract import safe_str
+
+    tensorflow = "tensorflow" in sys.modules  # else no TensorFlow error is possible
+    record = {"class": _class_name(exc), "message": _bounded(safe_str(exc)),
+              "file": None, "line": None, "function": None, "code": None, "time": moment}
+    try:
+        where = _raised_at(exc, tensorflow)
+        if where is not None:
+            from ._frames import source_line
+
+            record.update(file=_abspath(where.file), line=where.line,
+                          function=where.function or None,
+                          code=source_line(where.file, where.line) or None)
+        original = None
+        if tensorflow:  # AutoGraph may have replaced the user's own exception
+            from .explainer import _staged_original
+
+            original = _staged_original(exc)
+        if original is not None:
+            record["original"] = {"class": _class_name(original),
+                                  "message": _bounded(safe_str(original))}
+    except Exception:  # noqa: BLE001 - the class and the message are still worth reporting
+        pass
+    return record
+
+
+def _class_name(exc: BaseException) -> str:
+    """The class as python's traceback names it (``module.Name``, bare for builtins/main)."""
+    cls = type(exc)
+    module = getattr(cls, "__module__", None)
+    name = getattr(cls, "__qualname__", cls.__name__)
+    return name if module in (None, "builtins", "__main__") else f"{module}.{name}"
+
+
+def _bounded(text: str) -> str:
+    if len(text) <= _MESSAGE_LIMIT:
+        return text
+    half = _MESSAGE_LIMIT // 2
+    return text[:half] + "\n...\n" + text[-half:]
+
+
+def _raised_at(exc: BaseException, tensorflow: bool):
+    """The user line ``exc`` was raised at: TensorFlow's record of it when TensorFlow is
+    loaded (never imported here for a script that does not use it), else the traceback's."""
+    from . import _extract
+
+    if tensorflow:
+        return next((locs[0] for locs in _extract.extract(exc).locations if locs), None)
+    for frame, line in reversed(_extract.tb_frames(exc)):
+        if _extract.is_user(frame.f_code.co_filename):
+            return _extract.Location(frame.f_code.co_filename, line, frame.f_code.co_name)
+    return None
+
+
+def _exception_json(record: dict | None, errors: list[Finding], origin: float | None):
+    from ._frames import source_context
+
+    if record is None:
+        return None
+    entry = dict(record)
+    entry["time"] = _since(record.get("time"), origin)
+    entry["context"] = [[n, text] for n, text in
+                        source_context(record.get("file"), record.get("line"), 2)]
+    entry["diagnosed"] = bool(errors)
+    return entry
 
 
 def _diagnostic_json(finding: Finding, origin: float | None) -> dict:
@@ -393,10 +483,14 @@ _EVENT = {"index": INT, "function": TEXT, "file": TEXT, "line": INT, "kind": TEX
           "call_function": TEXT, "depth": INT, "user_code": FLAG}
 _STALE = {"label": TEXT, "kind": TEXT, "file": TEXT, "line": INT, "function": TEXT,
           "traced": TEXT, "before": TEXT, "after": TEXT, "recipe": TEXT, "message": TEXT}
+_EXCEPTION = {"class": TEXT, "message": TEXT, "file": TEXT, "line": INT, "function": TEXT,
+              "code": TEXT, "time": SECONDS, "context": ("pairs", INT, TEXT), "diagnosed": FLAG,
+              "original": ("dict", {"class": TEXT, "message": TEXT})}
 _REPORT = {"tfdebug": TEXT, "tensorflow": TEXT, "python": TEXT, "keras": TEXT, "script": TEXT,
            "status": TEXT, "started": TEXT, "wall_seconds": SECONDS, "exit_code": INT,
            "diagnostics": ("dicts", _DIAGNOSTIC), "traces": ("dicts", _TRACE),
-           "events": ("dicts", _EVENT), "stale_captures": ("dicts", _STALE)}
+           "events": ("dicts", _EVENT), "stale_captures": ("dicts", _STALE),
+           "exception": ("dict", _EXCEPTION)}
 
 _DROP = object()
 
@@ -430,9 +524,11 @@ def _conform_value(value, kind):
         return float(value) if plausible else _DROP   # NaN fails the comparison too
     if kind == FLAG:
         return value if isinstance(value, bool) else _DROP
+    shape = kind[0]
+    if shape == "dict":
+        return _conform(value, kind[1]) if isinstance(value, dict) else _DROP
     if not isinstance(value, list):
         return _DROP
-    shape = kind[0]
     if shape == "list":
         return [item for item in (_conform_value(v, kind[1]) for v in value) if item is not _DROP]
     if shape == "dicts":

@@ -160,6 +160,7 @@ class _Session:
         self.recursion_limit = sys.getrecursionlimit()
         self.status, self.code = "ok", 0
         self.findings: list = []  # report.Finding
+        self.exception: dict | None = None  # report.uncaught(): what ended the script
         self.checks: list = []
         self.scopes = contextlib.ExitStack()
         self.collected: list = []  # report.Finding, once the checks start
@@ -288,8 +289,11 @@ class _Session:
         import traceback  # here: a run that ends well never loads it (nor linecache, tokenize)
 
         self.status = "error"
+        moment = time.perf_counter()  # the error's place on the report's timeline
+        if self.report_path or self.html_path:
+            self.exception = _record_uncaught(exc, moment)  # before notes are added to it
         if "tensorflow" in sys.modules:  # else no TensorFlow error is possible
-            self.findings.extend(_diagnose_uncaught(exc))
+            self.findings.extend(_diagnose_uncaught(exc, moment))
         hook = _script_excepthook()
         if hook is not None:  # the script's own (a crash reporter): called as python calls it
             _call_excepthook(hook, exc)
@@ -374,10 +378,11 @@ class _Session:
             data = report.build(self.options.script, self.status, findings, traces,
                                 logger=_logger(self.checks), origin=self.origin,
                                 wall_seconds=time.perf_counter() - self.origin,
-                                started=self.started)
+                                started=self.started, exception=self.exception)
         except Exception:  # noqa: BLE001 - the timeline is a courtesy: the schema's keys only
             log.debug("tfdebug: building the report's timeline failed", exc_info=True)
-            data = report.build(self.options.script, self.status, findings, traces)
+            data = report.build(self.options.script, self.status, findings, traces,
+                                exception=self.exception)
         data["exit_code"] = self.code
         return data
 
@@ -636,8 +641,9 @@ def _debug_uncaught(exc: BaseException) -> None:
         say(f"tfdebug: --pdb failed ({_describe(failure)})")
 
 
-def _diagnose_uncaught(exc: BaseException) -> list:
-    """The error diagnosis of the script's uncaught exception (first in the report).
+def _diagnose_uncaught(exc: BaseException, moment: float | None = None) -> list:
+    """The error diagnosis of the script's uncaught exception (first in the report), at
+    ``moment`` on the report's timeline.
 
     The diagnosis is also added to the exception as a note, so the traceback printed next
     shows it (``TFDEBUG=off`` skips both).
@@ -648,10 +654,25 @@ def _diagnose_uncaught(exc: BaseException) -> list:
         target, diagnosis = annotate(exc)
         if target is not exc and diagnosis is not None:
             exc.add_note(diagnosis.note())
-        return [diagnosis.finding()] if diagnosis is not None else []
+        if diagnosis is None:
+            return []
+        import dataclasses  # loaded already by the diagnosis
+
+        return [dataclasses.replace(diagnosis.finding(), time=moment)]
     except Exception:  # noqa: BLE001 - the script's error is reported as it is
         log.debug("tfdebug: diagnosing the uncaught error failed", exc_info=True)
         return []
+
+
+def _record_uncaught(exc: BaseException, moment: float) -> dict | None:
+    """The report's record of the script's uncaught exception, diagnosed or not."""
+    try:
+        from .report import uncaught
+
+        return uncaught(exc, moment)
+    except Exception:  # noqa: BLE001 - the script's error is reported as it is
+        log.debug("tfdebug: recording the uncaught error failed", exc_info=True)
+        return None
 
 
 def _logger(checks):

@@ -91,8 +91,8 @@ def sarif_log(findings) -> dict:
             result["properties"] = {"cell": f.cell, "cellLine": f.line, "cellColumn": f.col}
         results.append(result)
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0",
+            # no informationUri (optional in SARIF): the project publishes no page to link
             "runs": [{"tool": {"driver": {"name": "tfdebug", "version": __version__,
-                                          "informationUri": "https://pypi.org/project/tfdebug/",
                                           "rules": rules}},
                       "columnKind": "unicodeCodePoints",
                       "results": results}]}
