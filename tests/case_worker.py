@@ -16,8 +16,10 @@ whose source sets environment variables, or starts processes of its own, runs as
 ``tfdebug run`` subprocess instead (:func:`needs_fresh_process`).
 
 The protocol is JSON lines: the server reads ``{"id", "argv", "cwd", "stdout", "stderr",
-"env", "timeout", "subprocess"}`` on stdin (``subprocess``: a real ``python -m tfdebug``
-process, the end-to-end path) and writes ``{"id", "returncode", "cpu", "wall"}`` on stdout when the run
+"env", "timeout", "subprocess", "script", "stdin", "first"}`` on stdin (``subprocess``: a real
+``python -m tfdebug`` process, the end-to-end path; ``script``: ``python SCRIPT ARGV`` instead
+of ``python -m tfdebug ARGV``; ``stdin``: a file to read as standard input; ``first``: ahead
+of the queued runs) and writes ``{"id", "returncode", "cpu", "wall"}`` on stdout when the run
 has ended (``returncode`` as :mod:`subprocess` gives it: ``-N`` for a signal; the run's CPU
 and wall seconds), with at most
 ``jobs`` runs at once. The client, :class:`CaseServer`, is used by tests/conftest.py.
@@ -79,8 +81,9 @@ def _child(request: dict) -> None:
     code = 1
     try:
         os.chdir(request["cwd"])
-        fd = os.open(os.devnull, os.O_RDONLY)
+        fd = os.open(request.get("stdin") or os.devnull, os.O_RDONLY)
         os.dup2(fd, 0)
+        os.close(fd)
         for target, path in ((1, request["stdout"]), (2, request["stderr"])):
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             os.dup2(fd, target)
@@ -94,10 +97,19 @@ def _child(request: dict) -> None:
             np.random.seed()
         except ImportError:
             pass
-        sys.argv = [os.path.join(os.path.dirname(_tfdebug_file()), "__main__.py"), *request["argv"]]
-        sys.path[0] = os.getcwd()  # `python -m` puts the current folder first
+        script = request.get("script")
+        if script:  # `python SCRIPT ARGS`: the script's folder first on the path
+            sys.argv = [script, *request["argv"]]
+            sys.path[0] = os.path.dirname(os.path.abspath(script))
+        else:  # `python -m tfdebug ARGS`: the current folder first
+            sys.argv = [os.path.join(os.path.dirname(_tfdebug_file()), "__main__.py"),
+                        *request["argv"]]
+            sys.path[0] = os.getcwd()
         try:
-            runpy.run_module("tfdebug", run_name="__main__", alter_sys=True)
+            if script:
+                runpy.run_path(script, run_name="__main__")
+            else:
+                runpy.run_module("tfdebug", run_name="__main__", alter_sys=True)
             code = 0
         except SystemExit as exc:
             code = _exit_status(exc.code)
@@ -135,9 +147,10 @@ def _exit_status(value) -> int:
 
 def _spawn(request: dict) -> int:
     """A real ``python -m tfdebug ARGS`` subprocess (the end-to-end path); its pid."""
-    with open(os.devnull, "rb") as stdin, open(request["stdout"], "wb") as stdout, \
-            open(request["stderr"], "wb") as stderr:
-        proc = subprocess.Popen([sys.executable, "-m", "tfdebug", *request["argv"]],
+    command = [request["script"]] if request.get("script") else ["-m", "tfdebug"]
+    with open(request.get("stdin") or os.devnull, "rb") as stdin, \
+            open(request["stdout"], "wb") as stdout, open(request["stderr"], "wb") as stderr:
+        proc = subprocess.Popen([sys.executable, *command, *request["argv"]],
                                 cwd=request["cwd"], stdin=stdin, stdout=stdout, stderr=stderr,
                                 env=dict(os.environ, **(request.get("env") or {})))
     proc.returncode = 0  # reaped below with os.waitpid: keep Popen from reaping it too
@@ -178,7 +191,10 @@ def serve(jobs: int) -> None:
                 closed = not chunk
                 buffer += chunk
                 *lines, buffer = buffer.split(b"\n")
-                pending.extend(json.loads(line) for line in lines if line.strip())
+                for line in filter(bytes.strip, lines):
+                    request = json.loads(line)
+                    # a test waiting on its run goes before the queued cases
+                    pending.insert(0 if request.get("first") else len(pending), request)
         else:
             time.sleep(0.02)
         for pid, (request, started) in list(running.items()):
@@ -248,9 +264,13 @@ class CaseServer:
             self.condition.notify_all()
 
     def submit(self, key: str, argv: list[str], cwd: str, stdout: str, stderr: str,
-               env: dict | None = None, timeout: float = 300, subprocess: bool = False) -> None:
+               env: dict | None = None, timeout: float = 300, subprocess: bool = False,
+               script: str | None = None, stdin: str | None = None, first: bool = False) -> None:
+        """Queue ``python -m tfdebug ARGV`` (or ``python SCRIPT ARGV``) with ``stdin`` from
+        that file; ``first`` runs it before the runs queued already."""
         request = {"id": key, "argv": argv, "cwd": cwd, "stdout": stdout, "stderr": stderr,
-                   "env": env or {}, "timeout": timeout, "subprocess": subprocess}
+                   "env": env or {}, "timeout": timeout, "subprocess": subprocess,
+                   "script": script, "stdin": stdin, "first": first}
         self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()
 

@@ -159,7 +159,7 @@ class CaseRuns:
         self.queued = {}  # nodeid -> (case, stem of its output files)
         self.pending = []  # items this pytest-xdist worker will run, queued on first use
 
-    def queue(self, items, jobs: int = 1) -> None:
+    def _start(self, jobs: int) -> None:
         import tempfile
 
         import case_worker
@@ -168,6 +168,11 @@ class CaseRuns:
             env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONUNBUFFERED="1")
             self.folder = tempfile.mkdtemp(prefix="tfdebug-cases-")
             self.server = case_worker.CaseServer(jobs, env, self.folder)
+
+    def queue(self, items, jobs: int = 1) -> None:
+        import case_worker
+
+        self._start(jobs)
         everything = os.environ.get("TFDEBUG_CASES") == "subprocess"
         for item in items:
             if item.nodeid in self.queued:
@@ -200,6 +205,26 @@ class CaseRuns:
         args = [sys.executable, "-m", "tfdebug", "run", "--report", stem + ".json", case]
         with open(stem + ".json", encoding="utf-8") as fh:
             return subprocess.CompletedProcess(args, returncode, stdout, stderr), json.load(fh)
+
+    def run_now(self, key, argv, cwd, script=None, input=None, env=None, timeout=240):
+        """``python SCRIPT ARGV`` (or ``python -m tfdebug ARGV``) in a fork of the server,
+        ahead of the queued cases, ``input`` on its stdin: its CompletedProcess."""
+        import subprocess
+
+        self._start(case_jobs(alone=True))
+        stem = os.path.join(self.folder, "run-" + re.sub(r"\W+", "-", key)[-80:])
+        with open(stem + ".in", "w", encoding="utf-8") as fh:
+            fh.write(input or "")
+        self.server.submit(key, list(argv), cwd=str(cwd), stdout=stem + ".out",
+                           stderr=stem + ".err", env=env, timeout=timeout, script=script,
+                           stdin=stem + ".in", first=True)
+        returncode = self.server.result(key, timeout=timeout + 60)
+        with open(stem + ".out", encoding="utf-8", errors="replace") as fh:
+            stdout = fh.read()
+        with open(stem + ".err", encoding="utf-8", errors="replace") as fh:
+            stderr = without_native_log(fh.read())
+        command = [sys.executable, *([script] if script else ["-m", "tfdebug"]), *argv]
+        return subprocess.CompletedProcess(command, returncode, stdout, stderr)
 
     def close(self) -> None:
         import shutil
@@ -236,6 +261,23 @@ def pytest_sessionfinish(session):
     runs = session.config.stash.get(_CASE_RUNS, None)
     if runs is not None:
         runs.close()
+
+
+@pytest.fixture
+def forked_python(request):
+    """``run(script, *args, cwd=, input=, env=)``: ``python SCRIPT ARGS`` (``script`` None:
+    ``python -m tfdebug ARGS``) in a fork of the case server, its own process that paid no
+    TensorFlow import; returns the CompletedProcess. For tests of what a script does under
+    TensorFlow, not of how a process starts (those use real subprocesses)."""
+    runs = request.config.stash.setdefault(_CASE_RUNS, CaseRuns())
+    counter = iter(range(1000))
+
+    def run(script, *args, cwd, input=None, env=None, timeout=240):
+        key = f"{request.node.nodeid}#{next(counter)}"
+        return runs.run_now(key, [str(a) for a in args], cwd,
+                            script=str(script) if script else None, input=input, env=env,
+                            timeout=timeout)
+    return run
 
 
 @pytest.fixture

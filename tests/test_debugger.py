@@ -1,25 +1,21 @@
 """breakpoint(), debug() and `tfdebug run --pdb`, driven through a real pdb prompt.
 
-Each test runs a script in a subprocess (TensorFlow and pdb own the process) and types
-pdb commands on its stdin; the values pdb prints are checked.
+Each test runs a script in a process of its own (TensorFlow and pdb own the process) and types
+pdb commands on its stdin; the values pdb prints are checked. The scripts run as ``python
+SCRIPT`` in forks of the case server (``forked_python``: TensorFlow imported once); `tfdebug
+run --pdb` runs as a real subprocess.
 """
 import os
-import subprocess
-import sys
 import textwrap
 
-from conftest import CASES, ROOT, run_tfdebug
-
-ENV = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONUNBUFFERED="1",
-           PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+from conftest import CASES, run_tfdebug
 
 
-def run_script(tmp_path, source, commands, *args, name="script.py"):
+def run_script(run, tmp_path, source, commands, *args, name="script.py"):
+    """``python SCRIPT ARGS`` with ``commands`` typed on stdin (``run``: forked_python)."""
     path = tmp_path / name
     path.write_text(textwrap.dedent(source))
-    proc = subprocess.run([sys.executable, str(path), *args], input="".join(
-        c + "\n" for c in commands), capture_output=True, text=True, timeout=240, env=ENV,
-        cwd=tmp_path)
+    proc = run(path, *args, cwd=tmp_path, input="".join(c + "\n" for c in commands))
     return proc, str(path)
 
 
@@ -44,8 +40,8 @@ GRAPH_STEP = """
 """
 
 
-def test_graph_breakpoint_shows_runtime_values_every_call(tmp_path):
-    proc, path = run_script(tmp_path, GRAPH_STEP,
+def test_graph_breakpoint_shows_runtime_values_every_call(forked_python, tmp_path):
+    proc, path = run_script(forked_python, tmp_path, GRAPH_STEP,
                             ["p y", "p pair", "p float(tf.reduce_sum(x))", "c",
                              "p y", "c",
                              "q"])
@@ -65,8 +61,8 @@ def test_graph_breakpoint_shows_runtime_values_every_call(tmp_path):
     assert "traces 1" in out
 
 
-def test_eager_breakpoint_is_pdb_at_the_caller(tmp_path):
-    proc, path = run_script(tmp_path, """
+def test_eager_breakpoint_is_pdb_at_the_caller(forked_python, tmp_path):
+    proc, path = run_script(forked_python, tmp_path, """
         import tensorflow as tf
         import tfdebug
 
@@ -95,8 +91,8 @@ def test_eager_breakpoint_is_pdb_at_the_caller(tmp_path):
     assert "ag_ctx.py" not in out
 
 
-def test_breakpoint_in_tf_data_map_and_graph_loop(tmp_path):
-    proc, _ = run_script(tmp_path, """
+def test_breakpoint_in_tf_data_map_and_graph_loop(forked_python, tmp_path):
+    proc, _ = run_script(forked_python, tmp_path, """
         import tensorflow as tf
         import tfdebug
 
@@ -127,11 +123,10 @@ def test_breakpoint_in_tf_data_map_and_graph_loop(tmp_path):
     assert "loop 3" in out
 
 
-def test_pythonbreakpoint_0_turns_it_off(tmp_path):
+def test_pythonbreakpoint_0_turns_it_off(forked_python, tmp_path):
     path = tmp_path / "off.py"
     path.write_text(textwrap.dedent(GRAPH_STEP))
-    proc = subprocess.run([sys.executable, str(path)], input="", capture_output=True, text=True,
-                          timeout=240, env=dict(ENV, PYTHONBREAKPOINT="0"))
+    proc = forked_python(path, cwd=tmp_path, input="", env={"PYTHONBREAKPOINT": "0"})
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "(Pdb)" not in proc.stdout and "second [11. 13.]" in proc.stdout
 
@@ -154,9 +149,9 @@ DEBUG_CASE = """
 """
 
 
-def test_debug_lands_on_the_user_line_of_case_014(tmp_path):
+def test_debug_lands_on_the_user_line_of_case_014(forked_python, tmp_path):
     case = os.path.join(CASES, "014_inaccessible_list_append_tf_range_add_n.py")
-    proc, _ = run_script(tmp_path, DEBUG_CASE, ["p num_iter", "p digit_list", "c"],
+    proc, _ = run_script(forked_python, tmp_path, DEBUG_CASE, ["p num_iter", "p digit_list", "c"],
                          case, "tf_function_with_loop", "(5,)")
     out = proc.stdout
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -167,9 +162,9 @@ def test_debug_lands_on_the_user_line_of_case_014(tmp_path):
     assert "re-raised InaccessibleTensorError" in out
 
 
-def test_debug_lands_on_the_user_line_of_case_009(tmp_path):
+def test_debug_lands_on_the_user_line_of_case_009(forked_python, tmp_path):
     case = os.path.join(CASES, "009_iter_listcomp_over_tf_range.py")
-    proc, _ = run_script(tmp_path, DEBUG_CASE, ["p bands.shape", "p widths", "c"],
+    proc, _ = run_script(forked_python, tmp_path, DEBUG_CASE, ["p bands.shape", "p widths", "c"],
                          case, "band2bin", "(tf.ones([2, 3, 4]), [1, 2, 3])")
     out = proc.stdout
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -178,8 +173,8 @@ def test_debug_lands_on_the_user_line_of_case_009(tmp_path):
     assert "re-raised OperatorNotAllowedInGraphError" in out
 
 
-def test_debug_post_mortem_when_eager_fails_too(tmp_path):
-    proc, path = run_script(tmp_path, """
+def test_debug_post_mortem_when_eager_fails_too(forked_python, tmp_path):
+    proc, path = run_script(forked_python, tmp_path, """
         import tensorflow as tf
         import tfdebug
 

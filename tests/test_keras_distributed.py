@@ -1,7 +1,8 @@
 """tfdebug with Keras 3 and tf.distribute: fit/evaluate/predict and a custom train_step
 under eager(), the trace logger and explain(); MirroredStrategy over two logical CPUs and
-MultiWorkerMirroredStrategy with two worker processes on loopback ports (both in
-subprocesses: devices and clusters are fixed when TensorFlow starts); the distribute
+MultiWorkerMirroredStrategy with two worker processes on loopback ports (each in a process of
+its own: devices and clusters are fixed when TensorFlow starts; the first in a fork of the
+case server, the workers as subprocesses); the distribute
 recipes' reproducers."""
 import json
 import os
@@ -94,10 +95,11 @@ def test_trace_logger_and_explain_with_keras():
 
 
 @pytest.mark.smoke
-def test_mirrored_strategy_two_logical_cpus(tmp_path):
+def test_mirrored_strategy_two_logical_cpus(forked_python, tmp_path):
+    # a fork of the case server: TensorFlow imported, its devices not yet set up
+    assert "TF_CONFIG" not in os.environ, "a cluster spec would make the example multi-worker"
     report = tmp_path / "mirrored.json"
-    proc = subprocess.run([sys.executable, EXAMPLE, "--report", str(report)], env=_env(),
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    proc = forked_python(EXAMPLE, "--report", report, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr[-4000:]
     result = json.loads(report.read_text())
     _check_worker(result, "MirroredStrategy", replicas=2, stderr=proc.stderr)

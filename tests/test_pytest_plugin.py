@@ -1,6 +1,8 @@
-"""The pytest plugin, tested in real pytest subprocesses (TensorFlow cannot be re-imported
-in one process): options, ini keys, the marker, the fixtures, the report header and the
-diagnosis in failing tests' reports."""
+"""The pytest plugin, tested in pytest sessions run in this process (``runpytest_inprocess``:
+TensorFlow is imported once, the plugin is loaded from its entry point by each inner session,
+and this suite's own fixture checks that every inner session left TensorFlow's switches as it
+found them): options, ini keys, the marker, the fixtures, the report header and the diagnosis
+in failing tests' reports."""
 import pytest
 
 pytest_plugins = ["pytester"]
@@ -26,7 +28,7 @@ def project(pytester):
 
 
 def _run(pytester, *args):
-    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-rA", *args, timeout=240)
+    return pytester.runpytest_inprocess("-p", "no:cacheprovider", "-rA", *args)
 
 
 @pytest.mark.smoke

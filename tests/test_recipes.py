@@ -70,44 +70,83 @@ def test_when_tags_and_blame_locators_are_implemented():
         assert set(recipe.when) <= set(recipebook.TAGS)
 
 
-# -- before raises, after runs: one subprocess for all of them --------------------------------
+# -- before raises, after runs: one TensorFlow import for all of them ---------------------
 
+# The runner imports TensorFlow once without starting its runtime, then forks a child per
+# batch of snippets: the child runs them in turn as scripts (as a fresh process would, but for
+# TensorFlow's import), so a snippet that configures devices before TensorFlow starts gets a
+# child of its own and sees the runtime unstarted, as in a new process.
 _RUNNER = textwrap.dedent('''
-    import json, logging, os, runpy, sys, tempfile
+    import json, logging, os, runpy, signal, sys, tempfile
     os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
     import tensorflow as tf
     tf.get_logger().setLevel(logging.ERROR)
+    from tensorflow.python.eager import context
     from tfdebug import recipebook
     from tfdebug.diagnosis import diagnose, _chain
-    out, folder = {}, tempfile.mkdtemp()
-    wanted = set(sys.argv[1:])  # "ID:kind"
-    for r in recipebook.load():
-        for kind in ("before", "after"):
-            if f"{r.id}:{kind}" not in wanted:
-                continue
-            path = os.path.join(folder, f"{r.id}_{kind}.py")
-            with open(path, "w") as fh:
-                fh.write(getattr(r, kind))
-            result = {"raised": None}
+    if getattr(getattr(context, "_context", None), "_initialized", False):
+        raise RuntimeError("TensorFlow's runtime started before the fork")
+    recipes, folder = recipebook.load(), tempfile.mkdtemp()
+
+    def run(wanted, out_path):  # in a child: the snippets of one batch, in turn
+        signal.alarm(600)
+        out = {}
+        for r in recipes:
+            for kind in ("before", "after"):
+                if f"{r.id}:{kind}" not in wanted:
+                    continue
+                path = os.path.join(folder, f"{r.id}_{kind}.py")
+                with open(path, "w") as fh:
+                    fh.write(getattr(r, kind))
+                result = {"raised": None}
+                try:
+                    runpy.run_path(path, run_name="__main__")
+                except Exception as exc:
+                    names = sorted({c.__name__ for e in _chain(exc) for c in type(e).__mro__})
+                    d = diagnose(exc)
+                    result = {"raised": type(exc).__name__, "names": names,
+                              "diagnosis": d.recipe.id if d else None,
+                              "line": d.line if d else None, "file": d.file if d else None}
+                finally:
+                    tf.config.run_functions_eagerly(False)
+                out[f"{r.id} {kind}"] = result
+        with open(out_path, "w") as fh:
+            json.dump(out, fh)
+
+    batches, running, results = json.loads(sys.argv[1]), {}, {}
+    jobs = max(1, min(2, os.cpu_count() or 1))
+    for number, batch in enumerate(batches + [None] * jobs):
+        while running and (batch is None or len(running) >= jobs):
+            pid, status = os.wait()
+            out_path = running.pop(pid)
+            if os.path.exists(out_path):
+                with open(out_path) as fh:
+                    results.update(json.load(fh))
+            else:
+                print(f"a snippet child ended with status {status} and no results", file=sys.stderr)
+        if batch is None:
+            continue
+        out_path = os.path.join(folder, f"results-{number}.json")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            code = 1
             try:
-                runpy.run_path(path, run_name="__main__")
-            except Exception as exc:
-                names = sorted({c.__name__ for e in _chain(exc) for c in type(e).__mro__})
-                d = diagnose(exc)
-                result = {"raised": type(exc).__name__, "names": names,
-                          "diagnosis": d.recipe.id if d else None,
-                          "line": d.line if d else None, "file": d.file if d else None}
+                run(set(batch), out_path)
+                code = 0
             finally:
-                tf.config.run_functions_eagerly(False)
-            out[f"{r.id} {kind}"] = result
-    print("RESULT" + json.dumps(out))
+                sys.stdout.flush()
+                os._exit(code)
+        running[pid] = out_path
+    print("RESULT" + json.dumps(results))
 ''')
 
 
-def _run_snippets(ids):
+def _run_snippets(batches):
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=ROOT)
-    proc = subprocess.run([sys.executable, "-c", _RUNNER, *ids], capture_output=True, text=True,
-                          timeout=900, env=env, cwd=ROOT)
+    proc = subprocess.run([sys.executable, "-c", _RUNNER, json.dumps(batches)],
+                          capture_output=True, text=True, timeout=900, env=env, cwd=ROOT)
     line = next((line for line in proc.stdout.splitlines() if line.startswith("RESULT")), None)
     assert line, proc.stderr[-3000:]
     return json.loads(line[len("RESULT"):])
@@ -122,16 +161,13 @@ def _needs_own_process(recipe) -> bool:
 @pytest.fixture(scope="module")
 def snippet_results():
     """Every recipe's before/after run as scripts: most in one process, a few alone."""
-    from concurrent.futures import ThreadPoolExecutor
-
     recipes = recipebook.load()
     batches = [[f"{r.id}:{kind}" for r in recipes if not _needs_own_process(r)
                 for kind in ("before", "after")]]
     batches += [[f"{r.id}:{kind}"] for r in recipes if _needs_own_process(r) for kind in ("before", "after")]
-    results = {}
-    with ThreadPoolExecutor(3) as pool:
-        for part in pool.map(_run_snippets, batches):
-            results.update(part)
+    results = _run_snippets(batches)
+    assert len(results) == sum(map(len, batches)), "a batch of snippets died: " + repr(
+        sorted({item.replace(":", " ") for batch in batches for item in batch} - set(results)))
     return results
 
 
