@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 
+from ._extract import safe_str
+
 ABORTED = "tfdebug.breakpoint: the call was aborted with `q` at "
 
 
@@ -32,10 +34,7 @@ def quit_line(exc: BaseException) -> str | None:
 
 
 def _aborted_at(exc: BaseException) -> str | None:
-    try:
-        text = str(exc)
-    except Exception:  # noqa: BLE001 - a broken __str__ is no quit
-        return None
+    text = safe_str(exc)  # a broken __str__ (even one raising KeyboardInterrupt) is no quit
     start = text.find(ABORTED)
     if start < 0:
         return None
