@@ -2,7 +2,8 @@
 TensorFlow is imported once, the plugin is loaded from its entry point by each inner session,
 and this suite's own fixture checks that every inner session left TensorFlow's switches as it
 found them): options, ini keys, the marker, the fixtures, the report header and the diagnosis
-in failing tests' reports."""
+in failing tests' reports. The inner test files are named ``test_inner_*``: one process has one
+``sys.modules``, so they must never share a module name with this suite's own files."""
 import pytest
 
 pytest_plugins = ["pytester"]
@@ -33,7 +34,7 @@ def _run(pytester, *args):
 
 @pytest.mark.smoke
 def test_inert_without_options(project):
-    project.makepyfile(test_inert="""
+    project.makepyfile(test_inner_inert="""
         import tensorflow as tf
         from tfdebug import _tf
         from steps import step, EAGER_SEEN
@@ -60,7 +61,7 @@ def test_inert_without_options(project):
 
 @pytest.mark.smoke
 def test_eager_option_marker_and_fixture(project):
-    project.makepyfile(test_eager="""
+    project.makepyfile(test_inner_eager="""
         import pytest
         import tensorflow as tf
         from steps import step, EAGER_SEEN
@@ -90,7 +91,7 @@ def test_eager_option_marker_and_fixture(project):
 
 @pytest.mark.smoke
 def test_fixtures_marker_and_max_traces(project):
-    project.makepyfile(test_traces="""
+    project.makepyfile(test_inner_traces="""
         import pytest
         import tensorflow as tf
         from steps import step
@@ -112,7 +113,7 @@ def test_fixtures_marker_and_max_traces(project):
             step(tf.constant([[1.0, 2.0, 3.0]]))
             assert trace_log.count(step) == 2
     """)
-    project.makepyfile(test_fixture="""
+    project.makepyfile(test_inner_fixture="""
         import pytest
         import tensorflow as tf
         from steps import step, EAGER_SEEN
@@ -132,7 +133,7 @@ def test_fixtures_marker_and_max_traces(project):
     """)
     result = _run(project, "-p", "no:randomly")
     result.assert_outcomes(passed=5, failed=1)
-    result.stdout.fnmatch_lines(["FAILED test_traces.py::test_retrace_fails_the_test*"])
+    result.stdout.fnmatch_lines(["FAILED test_inner_traces.py::test_retrace_fails_the_test*"])
     out = result.stdout.str()
     assert "step" in out
     # pytest's failing frame is the user's call: tfdebug's frames in the stack are hidden
@@ -147,7 +148,7 @@ def test_ini_keys(project):
         tfdebug_eager = true
         tfdebug_max_traces = 1
     """)
-    project.makepyfile(test_ini="""
+    project.makepyfile(test_inner_ini="""
         import tensorflow as tf
         from steps import step, EAGER_SEEN
 
@@ -160,7 +161,7 @@ def test_ini_keys(project):
 
 
 def test_bad_values_are_named(project):
-    project.makepyfile(test_bad="""
+    project.makepyfile(test_inner_bad="""
         import pytest
 
         @pytest.mark.tfdebug(eagre=True)
@@ -174,7 +175,7 @@ def test_bad_values_are_named(project):
     result = _run(project)
     result.assert_outcomes(errors=2)
     result.stdout.fnmatch_lines([
-        "*@pytest.mark.tfdebug on test_bad.py::test_typo: unknown argument(s) eagre; "
+        "*@pytest.mark.tfdebug on test_inner_bad.py::test_typo: unknown argument(s) eagre; "
         "it takes eager, explain, max_traces*",
         "*max_traces= takes a whole number >= 1, got 0*",
     ])
@@ -185,7 +186,7 @@ def test_bad_values_are_named(project):
 
 @pytest.mark.smoke
 def test_explain_adds_the_diagnosis(project):
-    project.makepyfile(test_explain="""
+    project.makepyfile(test_inner_explain="""
         import tensorflow as tf
 
         @tf.function(autograph=False)
@@ -202,12 +203,12 @@ def test_explain_adds_the_diagnosis(project):
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["E *OperatorNotAllowedInGraphError*",
                                  "E *tfdebug TFD101 tensor-as-bool:*",
-                                 "E *--> test_explain.py:5 in safe_div"])
+                                 "E *--> test_inner_explain.py:5 in safe_div"])
 
 
 def test_explain_folds_pytest_s_frames_in_tensorflow_s_message_stacks(project):
     # "... was defined here:" runs through pytest and pluggy (~25 frames): one line each run
-    project.makepyfile(test_scope="""
+    project.makepyfile(test_inner_scope="""
         import tensorflow as tf
 
         @tf.function
@@ -230,4 +231,4 @@ def test_explain_folds_pytest_s_frames_in_tensorflow_s_message_stacks(project):
     parts = [set(f.split("/")) for f in files]
     assert files and not [p for p in parts if p & {"_pytest", "pluggy", "tfdebug", "bin"}], stack
     assert re.search(r"\[\.\.\. \d+ frames of .*pluggy.*pytest.* hidden\]", stack), stack
-    assert 'test_scope.py", line 11, in test_collect' in stack
+    assert 'test_inner_scope.py", line 11, in test_collect' in stack

@@ -48,13 +48,18 @@ def test_the_committed_recipe_ids_are_todays(rows, catalogue):
 
 
 def test_pasted_text_finds_the_same_category(rows):
-    """`tfdebug explain "<Class>: <sample>"` names a recipe of the row's recipe's category."""
+    """`tfdebug explain "<Class>: <sample>"` names a recipe of the row's recipe's category; where
+    that recipe needs a `when` that a bare message cannot prove (the failing line's context),
+    the text names that category or nothing, never a recipe of another category."""
     from tfdebug import recipebook
 
     for row in (r for r in rows if r["recipe"]):
+        expected = recipebook.get(row["recipe"])
         found = tf_errors.explained_by_text(row)
+        if expected.when and found is None:
+            continue
         assert found, row["key"]
-        assert recipebook.get(found).category == recipebook.get(row["recipe"]).category, row["key"]
+        assert recipebook.get(found).category == expected.category, row["key"]
 
 
 def test_every_note_names_a_row_of_the_file(catalogue):
