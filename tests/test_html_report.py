@@ -253,8 +253,9 @@ def test_the_timeline_starts_at_the_first_trace_start_up_folded():
     shifted = dict(report.from_logger(_traced_with_strings()))
     lead = 20.0
     shifted["events"] = [dict(e, time=e["time"] + lead) for e in shifted["events"]]
+    first = min(e["time"] for e in shifted["events"])
     last = max(e["time"] + e["duration"] for e in shifted["events"])
-    shifted["wall_seconds"] = last + 0.1
+    shifted["wall_seconds"] = last + 0.05 * (last - first)  # a tail in scale with the traces
     page = _Page(html_report.render(shifted))
     (svg,) = [a for t, a in page.elements if t == "svg"]
     x0, x1 = float(svg["data-x0"]), float(svg["data-x1"])
