@@ -7,6 +7,10 @@ in failing tests' reports. The inner test files are named ``test_inner_*``: one 
 import pytest
 
 pytest_plugins = ["pytester"]
+# An inner session loads the plugin this process imported already, so pytest says it cannot
+# rewrite tfdebug's asserts: true and harmless here, noise in the suite's summary.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:Module already imported so cannot be rewritten:pytest.PytestAssertRewriteWarning")
 
 # A small module of tf.functions the generated tests share.
 STEPS = """
