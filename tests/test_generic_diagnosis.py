@@ -451,3 +451,14 @@ def _index_of(x):
 def test_a_method_lists_have_too_claims_no_string_category():
     d = diagnose(raised_by(tf.function(_index_of), tf.constant([1.0, 2.0])))
     assert d is not None and d.generic and d.category is None
+
+
+def _path_beside_an_unknown_call(x):
+    return os.path.join("runs", chr(x))  # chr() refuses the tensor, not os.path
+
+
+@pytest.mark.smoke
+def test_an_unknown_call_beside_a_string_api_claims_no_category():
+    """The line holds a call of unknown kind that may be the one that refused: no category."""
+    d = diagnose(raised_by(tf.function(_path_beside_an_unknown_call), tf.constant(65)))
+    assert d is not None and d.generic and d.category is None

@@ -118,6 +118,7 @@ def _python_call_on_symbolic_tensor(extracted) -> bool:
 # the tensor's value (numpy-in-graph); str/bytes/path/JSON APIs want a Python string, which a
 # graph tensor is not while it is traced (string-format).
 _NUMPY_ROOTS = frozenset({"numpy"})
+_TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 _STRING_ROOTS = frozenset({"os", "posixpath", "ntpath", "genericpath", "pathlib", "glob", "shutil",
                            "json", "re", "string", "codecs", "base64", "fnmatch", "urllib"})
 _STRING_BUILTINS = frozenset({"open", "ord"})
@@ -143,15 +144,21 @@ def _refusing_api(extracted) -> str | None:
     bindings = {name: module for node in ast.walk(tree) for name, module in import_bindings(node).items()}
     kinds = set()
     for node in line_nodes(stmt, location.line):
-        parts = dotted_parts(node.func) if isinstance(node, ast.Call) else None
-        if not parts:
+        if not isinstance(node, ast.Call):
             continue
-        root = bindings.get(parts[0], parts[0] if len(parts) > 1 else "").split(".")[0]
+        parts = dotted_parts(node.func)
+        root = bindings.get(parts[0], parts[0] if len(parts) > 1 else "").split(".")[0] \
+            if parts else ""
+        if root in _TF_ROOTS:
+            continue  # TensorFlow's own APIs take tensors: not the refusing call
         if root in _NUMPY_ROOTS:
             kinds.add("numpy-in-graph")
-        elif root in _STRING_ROOTS or (len(parts) == 1 and parts[0] in _STRING_BUILTINS
+        elif root in _STRING_ROOTS or (parts is not None and len(parts) == 1
+                                        and parts[0] in _STRING_BUILTINS
                                         and parts[0] not in bindings):
             kinds.add("string-format")
+        else:  # a call of unknown kind (`int(t)`, a method) may be the one that refused
+            return None
     return kinds.pop() if len(kinds) == 1 else None
 
 
