@@ -16,6 +16,7 @@ import threading
 import warnings
 
 from . import _effects, _frames, _tf, recipebook, report, tracing
+from ._effects import running
 from ._scope import Scope, run_all
 
 log = logging.getLogger("tfdebug")
@@ -200,15 +201,17 @@ class _TraceCheck:
 
     def __enter__(self):
         self.state._stack().append([])
+        self.recorder = running.start()  # the user code this trace runs, wherever it is
         return self
 
     def __exit__(self, exc_type, exc, tb):
         __tracebackhide__ = True
+        ran = running.stop(self.recorder)
         dynamic = self.state._stack().pop()
         fn, instance, _kind = _tf.traced_target(self.trace.tracing_options)
         if fn is None or _tf.is_internal_function(fn):
             return False
-        effects = _effects.find(fn, instance) + dynamic
+        effects = _effects.find(fn, instance, ran) + dynamic
         if exc is not None:
             with contextlib.suppress(tracing.SubscriberError):
                 self.state.guard._report(effects, self.state.seen)

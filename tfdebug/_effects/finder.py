@@ -363,13 +363,21 @@ def _text(node) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def find(fn, instance=None) -> list[Effect]:
+def find(fn, instance=None, ran=()) -> list[Effect]:
     """The trace-time effects in ``fn`` (the traced function) and what it calls.
 
     ``fn`` may be library code (Keras' train function, a tf.data wrapper): then the user
     code reachable from its closure (a Keras model's ``call``/``train_step``) is searched.
+    ``ran``: ``(function, instance)`` pairs of user code seen running during the trace
+    (``running.Recorder``), searched too, with the same rules as a call in the source.
     """
-    return _walk(fn, instance).effects
+    finder = _walk(fn, instance)
+    for function, owner in ran:
+        try:
+            finder.function(function, owner, depth=1)
+        except Exception:  # noqa: BLE001 - a tfdebug bug must not break the user's trace
+            log.debug("tfdebug: side-effect analysis of %r failed", function, exc_info=True)
+    return finder.effects
 
 
 def reached(fn, instance=None) -> list[types.CodeType]:

@@ -9,8 +9,8 @@ The package face re-exports each submodule's public names, so callers write
 a piece of state patches the submodule that defines and uses it (``_tf.trace_hook``), since
 a patch of the name re-exported here does not reach that submodule.
 """
-from .autograph import (autograph_origin, autograph_source_maps, do_not_convert_instance,
-                        is_generated_file, mapped_location)
+from .autograph import (autograph_origin, autograph_source_maps, converted_target,
+                        do_not_convert_instance, is_generated_file, mapped_location)
 from .conversion import (Decline, declined_function, record_declines, recorded_decline,
                          stop_recording_declines)
 from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eagerly,
@@ -33,7 +33,7 @@ from .versions import SUPPORTED, tf_version, version_supported, warn_once
 __all__ = [
     "SUPPORTED", "Decline", "HookRefusal", "changed_flags", "declined_function", "record_declines",
     "recorded_decline", "stop_recording_declines",
-    "add_tensor_format_hook", "autograph_origin", "autograph_source_maps",
+    "add_tensor_format_hook", "autograph_origin", "autograph_source_maps", "converted_target",
     "data_debug_mode", "data_debug_mode_scopable", "describe_trace_type",
     "do_not_convert_instance", "evict_concrete", "failed_function_call", "function_target",
     "functions_run_eagerly", "graph_error_locations", "inside_function",

@@ -83,3 +83,27 @@ def autograph_origin(source_maps, filename: str, lineno: int) -> tuple[str, int,
         except Exception:  # noqa: BLE001 - another layout of OriginInfo: leave the frame unmapped
             log.debug("tfdebug: unreadable AutoGraph origin", exc_info=True)
     return None
+
+
+def converted_target(frame) -> tuple | None:
+    """``(function, instance)`` the user wrote for ``frame``, a frame of AutoGraph-generated
+    code, or None. ``converted_call(f, ...)`` (autograph/impl/api.py, TF 2.16-2.21) calls the
+    converted function directly, so its frame is the caller's and its local ``f`` is what the
+    user called: a function, a bound method, or a callable object (run as its ``__call__``)."""
+    caller = frame.f_back
+    if caller is None or caller.f_code.co_name != "converted_call" or \
+            not caller.f_code.co_filename.replace("\\", "/").endswith("autograph/impl/api.py"):
+        return None
+    try:
+        f = caller.f_locals.get("f")
+    except Exception:  # noqa: BLE001 - unreadable locals: no claim
+        return None
+    func = getattr(f, "__func__", None)
+    if func is not None and getattr(f, "__self__", None) is not None:
+        owner = f.__self__
+        return func, getattr(owner, "target", owner) if type(owner).__name__ == "TfMethodTarget" \
+            else owner
+    if hasattr(f, "__code__"):
+        return f, None
+    call = getattr(type(f), "__call__", None)
+    return (call, f) if hasattr(call, "__code__") else None
