@@ -175,7 +175,7 @@ def test_layer_attribute_changed_between_fits_is_a_stale_capture():
 
 # -- a layer's `trainable` changed after Keras traced its train function -----------------------
 
-def _frozen_after_fit(recompile):
+def _frozen_after_fit(recompile, fit_again=True):
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, name="base"),
                               keras.layers.Dense(1)])
     model.compile("sgd", "mse")
@@ -183,11 +183,12 @@ def _frozen_after_fit(recompile):
     with warnings.catch_warnings(record=True) as caught, trace_logger() as log:
         warnings.simplefilter("always")
         model.fit(x, y, verbose=0)  # <- traces the train function
-        model.get_layer("base").trainable = False
+        model.get_layer("base").trainable = False  # <- freezes the layer
         if recompile:
             model.compile("sgd", "mse")
         kernel = model.get_layer("base").kernel.numpy().copy()
-        model.fit(x, y, verbose=0)
+        if fit_again:
+            model.fit(x, y, verbose=0)
     trained = not np.allclose(kernel, model.get_layer("base").kernel.numpy())
     return [str(w.message) for w in caught if "TFD214" in str(w.message)], log, trained
 
@@ -195,13 +196,46 @@ def _frozen_after_fit(recompile):
 def test_a_layer_frozen_after_keras_traced_its_train_function_is_stale():
     messages, log, trained = _frozen_after_fit(recompile=False)
     assert trained  # what the warning is about: the frozen layer still trains
-    assert len(messages) == 1 and "layer 'base'.trainable" in messages[0]
+    assert len(messages) == 1 and "layer 'base'.trainable was set to False" in messages[0]
     stale = [s for s in log.stale_captures if s.kind == "trainable"]
+    # blamed where the flag was set, not where the train function was traced
     assert [(s.recipe, s.line, s.before, s.after) for s in stale] == [
-        ("TFD214", _line_of("# <- traces the train function"), "True", "False")]
+        ("TFD214", _line_of("# <- freezes the layer"), "True", "False")]
 
 
 def test_recompiling_after_the_change_is_not_stale():
     messages, log, trained = _frozen_after_fit(recompile=True)
     assert not trained and messages == []
     assert not [s for s in log.stale_captures if s.kind == "trainable"]
+
+
+def test_a_flag_changed_after_the_last_fit_is_not_stale():
+    # the traced train function never ran with the old flag after the change
+    messages, log, trained = _frozen_after_fit(recompile=False, fit_again=False)
+    assert not trained and messages == []
+    assert not [s for s in log.stale_captures if s.kind == "trainable"]
+
+
+class _FreezeAfterFirstEpoch(keras.callbacks.Callback):
+    def __init__(self, rebuild):
+        super().__init__()
+        self.rebuild = rebuild
+
+    def on_epoch_end(self, epoch, logs=None):
+        if epoch == 0:
+            self.model.get_layer("base").trainable = False  # <- the callback freezes it
+            if self.rebuild:
+                self.model.make_train_function(force=True)
+
+
+@pytest.mark.parametrize("rebuild", [False, True])
+def test_a_callback_that_freezes_a_layer_during_fit(rebuild):
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, name="base"),
+                              keras.layers.Dense(1)])
+    model.compile("sgd", "mse")
+    x, y = np.ones((8, 3), np.float32), np.ones((8, 1), np.float32)
+    with warnings.catch_warnings(record=True), trace_logger() as log:
+        warnings.simplefilter("always")
+        model.fit(x, y, epochs=3, verbose=0, callbacks=[_FreezeAfterFirstEpoch(rebuild)])
+    stale = [(s.recipe, s.line) for s in log.stale_captures if s.kind == "trainable"]
+    assert stale == ([] if rebuild else [("TFD214", _line_of("# <- the callback freezes it"))])

@@ -122,6 +122,10 @@ class StaleCapture:
         return STALE_RECIPES[self.kind]
 
     def __str__(self) -> str:
+        if self.kind == "trainable":  # the line is the assignment, proven run afterwards
+            return (f"{self.label} was set to {self.after} at {_location(self.file, self.line)}"
+                    f" after {self.traced} was traced with {self.before}, and the traced "
+                    f"function ran again with the old flag")
         return (f"{self.label} (read at {_location(self.file, self.line)} while tracing "
                 f"{self.traced}) is now {self.after}, but the graph still uses {self.before}")
 
@@ -259,6 +263,8 @@ class _State:
         self.stale: list[StaleCapture] = []
         self.stale_seen: set = set()
         self.keras: dict[int, tuple] = {}  # id(model) -> (weak model, weak train fn, flags, event)
+        self.assigned: dict[int, tuple] = {}  # id(layer) -> (value, (file, line, fn), run marker)
+        self.watching = None  # the listener on Keras' `trainable` setter, once a model is seen
         self.entries = 0
 
 
@@ -313,7 +319,7 @@ class TraceLogger(LogViews, Scope):
         if last:
             run_all(lambda: tracing.unsubscribe(self._on_trace),
                     lambda: _tf.tensorflow_logger().removeFilter(self._tensorflow_warning),
-                    lambda: self._check_stale(None))
+                    lambda: self._check_stale(None), self._unwatch_trainable)
 
     def _tensorflow_warning(self, record) -> bool:
         """A logging filter: False (dropped) for TensorFlow's own frequent-retracing warning
@@ -432,10 +438,37 @@ class TraceLogger(LogViews, Scope):
             return
         with self._state.lock:
             self._state.keras[id(model)] = entry
+            watch = self._state.watching is None
+            if watch:
+                self._state.watching = self._on_trainable
+        if watch and not _tf.watch_trainable(self._on_trainable):
+            with self._state.lock:
+                self._state.watching = False  # this Keras: no moment of change, no warning
+
+    def _on_trainable(self, layer, value, frame) -> None:
+        """``layer.trainable = value`` ran (Keras' setter): where, and how far each watched
+        model's train function had run by then."""
+        with self._state.lock:
+            entries = [e for e in self._state.keras.values() if id(layer) in e[2]]
+        for model_ref, traced, _flags, _event in entries:
+            model, function = model_ref(), traced() if traced is not None else None
+            if model is None or function is None:
+                continue
+            where = _user_location(frame)
+            marker = _tf.run_marker(function, model)
+            with self._state.lock:
+                self._state.assigned[id(layer)] = (value, where, marker)
+
+    def _unwatch_trainable(self) -> None:
+        with self._state.lock:
+            listener, self._state.watching = self._state.watching, None
+        if listener:
+            _tf.unwatch_trainable(listener)
 
     def _check_trainable(self) -> list[StaleCapture]:
-        """Layers whose ``trainable`` changed while their model kept the train function
-        traced before the change (recompiling drops it: then nothing is stale)."""
+        """Layers whose ``trainable`` was set after their model's train function was traced,
+        while the model kept that function (recompiling drops it) and ran it afterwards: the
+        graph trained with the old flags. Blamed at the line that set the flag."""
         with self._state.lock:
             entries = list(self._state.keras.values())
         found = []
@@ -443,11 +476,17 @@ class TraceLogger(LogViews, Scope):
             model = model_ref()
             if model is None:
                 continue
+            by_name = {name: lid for lid, (_ref, name, _before) in flags.items()}
             for name, before, now in _tf.changed_flags(model, flags, traced):
-                stale = StaleCapture(f"layer {name!r}.trainable", "trainable",
-                                     event.call_file or event.file, event.call_line or event.line,
-                                     event.call_function or event.function,
-                                     f"{type(model).__name__}.train_function", str(before), str(now))
+                with self._state.lock:
+                    value, where, marker = self._state.assigned.get(by_name.get(name),
+                                                                    (None, None, None))
+                if value != now or where is None or \
+                        not _tf.ran_since(traced(), marker, model):
+                    continue  # not seen set, or never trained with the old flags since
+                stale = StaleCapture(f"layer {name!r}.trainable", "trainable", where[0], where[1],
+                                     where[2], f"{type(model).__name__}.train_function",
+                                     str(before), str(now))
                 with self._state.lock:
                     key = ("trainable", id(model), name, now)
                     if key in self._state.stale_seen:
@@ -709,6 +748,16 @@ def _weak(obj):
         return weakref.ref(obj)
     except TypeError:
         return lambda: obj
+
+
+def _user_location(frame) -> tuple[str, int, str] | None:
+    """(file, line, function) of the innermost user frame at or above ``frame``."""
+    while frame is not None:
+        where = _tf.mapped_location(frame)
+        if where is not None and _frames.is_user_file(where[0]):
+            return where
+        frame = frame.f_back
+    return None
 
 
 def _recipe(recipe_id):

@@ -17,7 +17,8 @@ from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eag
                     inside_function, set_data_debug_mode, set_functions_run_eagerly)
 from .formatting import (add_tensor_format_hook, is_symbolic, remove_tensor_format_hook,
                          symbolic_tensor_type_names, tensor_format_hooked)
-from .keras_state import changed_flags, trainable_flags, train_function_traced, trained_model
+from .keras_state import (changed_flags, ran_since, run_marker, trainable_flags,
+                          train_function_traced, trained_model, unwatch_trainable, watch_trainable)
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
 from .locations import (failed_function_call, graph_error_locations, leaked_graph_tensor,
                         op_creation_stack, refused_tensor_origin, traced_user_location)
@@ -31,7 +32,8 @@ from .trace_hook import (HookRefusal, evict_concrete, install_trace_hook, redire
 from .versions import SUPPORTED, tf_version, version_supported, warn_once
 
 __all__ = [
-    "SUPPORTED", "Decline", "HookRefusal", "changed_flags", "declined_function", "record_declines",
+    "SUPPORTED", "Decline", "HookRefusal", "changed_flags", "ran_since", "run_marker",
+    "unwatch_trainable", "watch_trainable", "declined_function", "record_declines",
     "recorded_decline", "stop_recording_declines",
     "add_tensor_format_hook", "autograph_origin", "autograph_source_maps", "converted_target",
     "data_debug_mode", "data_debug_mode_scopable", "describe_trace_type",

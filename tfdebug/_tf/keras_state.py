@@ -6,10 +6,20 @@ sets it back to None (or ``make_train_function(force=True)``). The traced ``trai
 reads ``self.trainable_variables`` while it is traced: a layer's ``trainable`` flag
 changed afterwards is not seen by the graph, which keeps updating the variables it traced
 with (Keras 3's own check of this, ``_warn_if_trainable_state_changed``, is never reached).
+
+Two facts make the warning a proof rather than a guess, both read without any per-call work:
+where the flag was set (a watch on Keras' ``Layer.trainable`` setter, installed only while a
+trace logger watches a Keras model, gives the user's line that assigned it) and that the
+traced train function ran after that (TensorFlow's own count of the calls a tf.function
+served without tracing, and the model's ``optimizer.iterations``).
 """
 from __future__ import annotations
 
+import sys
+import threading
 import weakref
+
+from .versions import log
 
 _TRAINER_MODULE = "keras.src.backend.tensorflow.trainer"
 
@@ -76,3 +86,112 @@ def changed_flags(model, flags: dict, traced) -> list[tuple[str, bool, bool]]:
         if layer is not None and bool(getattr(layer, "trainable", before)) != before:
             changed.append((name, before, not before))
     return changed
+
+
+# -- the watch on ``Layer.trainable`` (Keras 3, keras/src/layers/layer.py) ---------------------
+
+_watch_lock = threading.Lock()
+_watch = {"count": 0, "owner": None, "original": None, "listeners": []}
+
+
+def watch_trainable(listener) -> bool:
+    """Call ``listener(layer, value, frame)`` after each ``layer.trainable = value`` (``frame``:
+    the frame that assigned it) until :func:`unwatch_trainable`; False when this Keras has no
+    ``Layer.trainable`` property with a setter (then nothing is watched)."""
+    keras = sys.modules.get("keras")
+    layer_type = getattr(keras, "Layer", None) if keras is not None else None
+    with _watch_lock:
+        if _watch["count"] == 0:
+            owner = next((c for c in getattr(layer_type, "__mro__", ())
+                          if isinstance(c.__dict__.get("trainable"), property)), None)
+            original = owner.__dict__["trainable"] if owner is not None else None
+            if original is None or original.fset is None:
+                return False
+            setter = original.fset
+
+            def fset(layer, value):
+                setter(layer, value)
+                frame = sys._getframe(1)
+                for notify in list(_watch["listeners"]):
+                    try:
+                        notify(layer, bool(value), frame)
+                    except Exception:  # noqa: BLE001 - watching never breaks the assignment
+                        log.debug("tfdebug: trainable listener failed", exc_info=True)
+
+            setattr(owner, "trainable", property(original.fget, fset, original.fdel,
+                                                 original.__doc__))
+            _watch.update(owner=owner, original=original)
+        _watch["count"] += 1
+        _watch["listeners"].append(listener)
+    return True
+
+
+def unwatch_trainable(listener) -> None:
+    """Undo one :func:`watch_trainable`; the last one puts Keras' property back."""
+    with _watch_lock:
+        if listener not in _watch["listeners"]:
+            return
+        _watch["listeners"].remove(listener)
+        _watch["count"] -= 1
+        if _watch["count"] == 0 and _watch["owner"] is not None:
+            setattr(_watch["owner"], "trainable", _watch["original"])
+            _watch.update(owner=None, original=None)
+
+
+# -- did the traced function run after a moment? ------------------------------------------------
+
+def run_marker(function, model=None) -> tuple | None:
+    """What says, later, whether ``function`` ran: for each tf.function it is or calls first
+    (Keras' ``train_function`` is a Python function around a tf.function), its trace count and
+    the calls it served since its last trace; and the model's optimizer steps. None when
+    TensorFlow keeps no count of calls (another version): then nothing can be proven."""
+    try:
+        from tensorflow.python.eager.polymorphic_function import polymorphic_function as pf
+        manager = pf._frequent_tracing_detector_manager
+        counts = []
+        for tf_function in _tf_functions(function):
+            with manager._lock:
+                detector = manager._detectors.get(tf_function._key_for_call_stats)
+                history = list(detector._calls_per_tracings) if detector is not None else []
+            counts.append((tf_function.experimental_get_tracing_count(),
+                           history[-1] if history else 0))
+    except Exception:  # noqa: BLE001 - no count on this TensorFlow: no claim
+        log.debug("tfdebug: no call count for %r", function, exc_info=True)
+        return None
+    return (tuple(counts), _optimizer_steps(model)) if counts else None
+
+
+def ran_since(function, marker, model=None) -> bool:
+    """True when ``function`` was called since ``marker`` (:func:`run_marker`) and served the
+    call with a trace it had then: a tf.function's call count grew without a new trace, and
+    the model's optimizer stepped."""
+    now = run_marker(function, model) if marker is not None else None
+    if now is None or len(now[0]) != len(marker[0]):
+        return False
+    stepped = now[1] is None or marker[1] is None or now[1] > marker[1]
+    return stepped and any(traces == traces_then and calls > calls_then for
+                           (traces, calls), (traces_then, calls_then) in zip(now[0], marker[0]))
+
+
+def _tf_functions(function) -> list:
+    """``function`` if it is a tf.function, else the tf.functions its closure calls."""
+    if hasattr(function, "experimental_get_tracing_count"):
+        return [function]
+    found = []
+    for cell in getattr(function, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            continue
+        if hasattr(value, "experimental_get_tracing_count") and \
+                hasattr(value, "_key_for_call_stats"):
+            found.append(value)
+    return found
+
+
+def _optimizer_steps(model):
+    iterations = getattr(getattr(model, "optimizer", None), "iterations", None)
+    try:
+        return int(iterations.numpy()) if iterations is not None else None
+    except Exception:  # noqa: BLE001
+        return None
