@@ -833,9 +833,29 @@ def test_a_dropped_tf_function_leaves_no_stale_capture():
             kept = tf.function(keep_above.python_function)
             kept(tf.constant([0.3, 0.9]))
             THRESHOLD = 0.7                                      # `kept` is alive and stale
+            kept(tf.constant([0.3, 0.9]))                        # and runs with 0.1
     finally:
         THRESHOLD = 0.5
     assert [(s.label, s.before, s.after) for s in log.stale_captures] == [("THRESHOLD", "0.1", "0.7")]
+
+
+@pytest.mark.parametrize("called_again", [False, True])
+def test_a_value_changed_after_the_last_call_is_not_stale(called_again):
+    # the graph that froze the old value never ran after its trace: no stale value was used
+    global THRESHOLD
+    try:
+        with warnings.catch_warnings(record=True) as caught, trace_logger() as log:
+            warnings.simplefilter("always")
+            kept = tf.function(keep_above.python_function)
+            kept(tf.constant([0.3, 0.9]))
+            THRESHOLD = 0.7
+            if called_again:
+                kept(tf.constant([0.3, 0.9]))
+    finally:
+        THRESHOLD = 0.5
+    stale = [(s.label, s.before, s.after) for s in log.stale_captures]
+    assert stale == ([("THRESHOLD", "0.5", "0.7")] if called_again else [])
+    assert any(w.category is StaleCaptureWarning for w in caught) == called_again
 
 
 class _Records(__import__("logging").Handler):

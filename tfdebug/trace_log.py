@@ -265,6 +265,8 @@ class _State:
         self.keras: dict[int, tuple] = {}  # id(model) -> (weak model, weak train fn, flags, event)
         self.assigned: dict[int, tuple] = {}  # id(layer) -> (value, (file, line, fn), run marker)
         self.watching = None  # the listener on Keras' `trainable` setter, once a model is seen
+        self.local = threading.local()  # .outer: TF's call-count keys of the traces in progress
+        self.outer_traces: dict = {}    # call-count key -> outermost traces finished
         self.entries = 0
 
 
@@ -421,9 +423,14 @@ class TraceLogger(LogViews, Scope):
             return
         if snaps:
             key = pending.record.key
+            outer = getattr(self._state.local, "outer", None) or [None]
             with self._state.lock:
+                # the function called from eager code (the outermost trace) and how many
+                # traces of it had finished: later, TensorFlow's count of its calls since its
+                # latest trace proves that this trace's graph ran again
+                proof = (outer[0], self._state.outer_traces.get(outer[0], 0) + 1)
                 self._state.snapshots.setdefault(group, {}).update(
-                    (read_key, (snap, key)) for read_key, snap in snaps.items())
+                    (read_key, (snap, key, proof)) for read_key, snap in snaps.items())
 
     def _snapshot_trainable(self, pending: _Pending) -> None:
         """Keras' train function is being traced: keep the ``trainable`` flags it sees."""
@@ -496,6 +503,15 @@ class TraceLogger(LogViews, Scope):
                 found.append(stale)
         return found
 
+    def _ran_again(self, proof) -> bool:
+        """The graph of a trace served a call after the one that traced it: no later trace of
+        its outermost function, and TensorFlow counted a call since that one."""
+        outer_key, traces = proof
+        with self._state.lock:
+            latest = self._state.outer_traces.get(outer_key, 0) == traces
+        calls = _tf.calls_since_trace(outer_key) if latest else None
+        return calls is not None and calls >= 2
+
     def _check_stale(self, only_group) -> None:
         """Report values that changed since the trace that read them (once each)."""
         if not self.stale:
@@ -509,11 +525,13 @@ class TraceLogger(LogViews, Scope):
         with self._state.lock:
             chosen = (self._state.snapshots.items() if only_group is None else
                       [(only_group, self._state.snapshots.get(only_group, {}))])
-            items = [(g, s, key) for g, snaps in chosen for s, key in snaps.values()]
+            items = [(g, s, key, proof) for g, snaps in chosen for s, key, proof in snaps.values()]
         found = []
-        for group, snap, key in items:
+        for group, snap, key, proof in items:
             if isinstance(key, weakref.ref) and key() is None:
                 continue  # the tf.function that froze the value is gone: no graph uses it
+            if only_group is None and not self._ran_again(proof):
+                continue  # never called after that trace: the old value was never reused
             seen_key = (group, snap.read.key)
             if seen_key in self._state.stale_seen:
                 continue
@@ -651,11 +669,23 @@ class _Recording:
         self.logger, self.trace, self.pending = logger, trace, pending
 
     def __enter__(self):
+        state = self.logger._state
+        outer = getattr(state.local, "outer", None)
+        if outer is None:
+            outer = state.local.outer = []
+        outer.append(_tf.stats_key(self.trace.python_function))
         return self
 
     def __exit__(self, exc_type, exc, tb) -> bool:
-        if exc is None and self.trace.error is None:
-            self.logger._finish(self.trace, self.pending)
+        state = self.logger._state
+        try:
+            if exc is None and self.trace.error is None:
+                self.logger._finish(self.trace, self.pending)
+        finally:
+            key = state.local.outer.pop()
+            if not state.local.outer and exc is None and self.trace.error is None:
+                with state.lock:
+                    state.outer_traces[key] = state.outer_traces.get(key, 0) + 1
         return False
 
 

@@ -11,6 +11,7 @@ a patch of the name re-exported here does not reach that submodule.
 """
 from .autograph import (autograph_origin, autograph_source_maps, converted_target,
                         do_not_convert_instance, is_generated_file, mapped_location)
+from .calls import calls_since_trace, stats_key
 from .conversion import (Decline, declined_function, record_declines, recorded_decline,
                          stop_recording_declines)
 from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eagerly,
@@ -32,7 +33,7 @@ from .trace_hook import (HookRefusal, evict_concrete, install_trace_hook, redire
 from .versions import SUPPORTED, tf_version, version_supported, warn_once
 
 __all__ = [
-    "SUPPORTED", "Decline", "HookRefusal", "changed_flags", "ran_since", "run_marker",
+    "SUPPORTED", "Decline", "calls_since_trace", "stats_key", "HookRefusal", "changed_flags", "ran_since", "run_marker",
     "unwatch_trainable", "watch_trainable", "declined_function", "record_declines",
     "recorded_decline", "stop_recording_declines",
     "add_tensor_format_hook", "autograph_origin", "autograph_source_maps", "converted_target",

@@ -19,6 +19,7 @@ import sys
 import threading
 import weakref
 
+from .calls import calls_since_trace
 from .versions import log
 
 _TRAINER_MODULE = "keras.src.backend.tensorflow.trainer"
@@ -145,19 +146,16 @@ def run_marker(function, model=None) -> tuple | None:
     (Keras' ``train_function`` is a Python function around a tf.function), its trace count and
     the calls it served since its last trace; and the model's optimizer steps. None when
     TensorFlow keeps no count of calls (another version): then nothing can be proven."""
-    try:
-        from tensorflow.python.eager.polymorphic_function import polymorphic_function as pf
-        manager = pf._frequent_tracing_detector_manager
-        counts = []
-        for tf_function in _tf_functions(function):
-            with manager._lock:
-                detector = manager._detectors.get(tf_function._key_for_call_stats)
-                history = list(detector._calls_per_tracings) if detector is not None else []
-            counts.append((tf_function.experimental_get_tracing_count(),
-                           history[-1] if history else 0))
-    except Exception:  # noqa: BLE001 - no count on this TensorFlow: no claim
-        log.debug("tfdebug: no call count for %r", function, exc_info=True)
-        return None
+    counts = []
+    for tf_function in _tf_functions(function):
+        calls = calls_since_trace(getattr(tf_function, "_key_for_call_stats", None))
+        try:
+            traces = tf_function.experimental_get_tracing_count()
+        except Exception:  # noqa: BLE001
+            calls = None
+        if calls is None:
+            return None
+        counts.append((traces, calls))
     return (tuple(counts), _optimizer_steps(model)) if counts else None
 
 
