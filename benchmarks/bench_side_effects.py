@@ -9,11 +9,15 @@
 4. The same for a train step of a 10-layer Keras model (forward, gradients, optimizer
    update; already traced, never prints) inside ``print_to_tfprint()`` vs. outside
    (target <= 1.02).
+5. The trace of that train step (a new tf.function each sample, so each call traces) inside
+   ``side_effect_guard()`` vs. outside: what the guard costs once per trace (its search of
+   the source and its record of the user functions the trace runs). No target: a trace
+   costs what it costs; compare the figure side by side between versions.
 
 Each comparison interleaved in one run: the median ratio with its 95 % interval, and the
 A/A line (the baseline against itself) for the noise.
 
-    python benchmarks/bench_side_effects.py [--calls 300] [--rounds 21]
+    python benchmarks/bench_side_effects.py [--calls 300] [--rounds 21] [--trace-only]
 """
 import argparse
 import os
@@ -46,7 +50,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=ROUNDS)
+    parser.add_argument("--trace-only", action="store_true", help="only comparison 5")
     args = parser.parse_args()
+    if args.trace_only:
+        return trace_cost(args.rounds)
     x = tf.random.normal([16, 16])
     traced_in_scope, never_in_scope = make_step(), make_step()
     with tfdebug.print_to_tfprint():
@@ -100,7 +107,27 @@ def main() -> None:
          target=1.02)
 
 
-def make_train_step():
+def trace_cost(rounds: int) -> None:
+    """Comparison 5: one trace of the 10-layer train step, inside the guard vs. outside."""
+    make, batch = make_train_step(fresh=True)
+    make()(*batch)  # build the model and the optimizer's slots once
+
+    def trace_outside():
+        step = make()
+        start = time.perf_counter()
+        step(*batch)
+        return time.perf_counter() - start
+
+    def trace_inside():
+        with tfdebug.side_effect_guard(action="log"):
+            return trace_outside()
+
+    result = compare({"outside guard": trace_outside, "inside guard": trace_inside},
+                     rounds=rounds)
+    show("5. one trace of a 10-layer train step inside side_effect_guard()", result)
+
+
+def make_train_step(fresh=False):
     """A tf.function train step of a 10-layer MLP (Dense 64, relu) and a batch for it."""
     import keras
 
@@ -108,7 +135,6 @@ def make_train_step():
     model = keras.Sequential([keras.Input((32,)), *hidden, keras.layers.Dense(1)])
     optimizer = keras.optimizers.SGD(0.01)
 
-    @tf.function
     def train_step(x, y):
         with tf.GradientTape() as tape:
             loss = tf.reduce_mean(tf.square(model(x, training=True) - y))
@@ -116,7 +142,10 @@ def make_train_step():
         optimizer.apply_gradients(zip(grads, model.trainable_variables))
         return loss
 
-    return train_step, (tf.random.normal([64, 32]), tf.random.normal([64, 1]))
+    batch = (tf.random.normal([64, 32]), tf.random.normal([64, 1]))
+    if fresh:  # a new tf.function per call of make(): its first call traces
+        return (lambda: tf.function(train_step)), batch
+    return tf.function(train_step), batch
 
 
 if __name__ == "__main__":

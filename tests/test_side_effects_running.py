@@ -234,11 +234,11 @@ def test_the_hook_is_there_only_while_tracing_and_respects_a_tracer_in_place():
     def step(x, fn):
         return fn(x)
 
-    assert sys.gettrace() is None or sys.gettrace() is not running._on_event
+    assert not running.hooked()
     previous = sys.gettrace()
     with side_effect_guard(action="log") as guard:
         step(tf.constant(1.0), scale)
-        assert sys.gettrace() is previous and sys.getprofile() is not running._on_event
+        assert sys.gettrace() is previous and not running.hooked()
     assert [f.line for f in guard.findings if f.file == HERE] == [line_of("param-fn")]
 
     def tracer(frame, event, arg):  # a debugger's or coverage's hook: kept, and the
@@ -250,7 +250,7 @@ def test_the_hook_is_there_only_while_tracing_and_respects_a_tracer_in_place():
         assert sys.gettrace() is tracer
     finally:
         sys.settrace(previous)
-    assert sys.getprofile() is not running._on_event
+    assert not running.hooked() and sys.getprofile() is None
     assert [f.line for f in guard.findings if f.file == HERE] == [line_of("param-fn")]
 
 

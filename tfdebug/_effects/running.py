@@ -142,15 +142,19 @@ def _function_of(frame) -> tuple:
         return None, None
 
 
-def _on_event(frame, event, arg):
-    if event == "call":
-        stack = getattr(_local, "stack", None)
-        if stack:
+def _hook(stack: list):
+    """The trace function of one thread: as little as possible per call (it runs for every
+    Python call while a function is traced); a known library file costs one dict lookup."""
+    kinds = _kinds
+
+    def on_event(frame, event, arg):
+        if event == "call" and kinds.get(frame.f_code.co_filename) != _OTHER and stack:
             try:
                 stack[-1].saw(frame)
             except Exception:  # noqa: BLE001 - observing must never break the user's trace
                 log.debug("tfdebug: recording a traced frame failed", exc_info=True)
-    return None
+        return None
+    return on_event
 
 
 def start() -> Recorder | None:
@@ -160,12 +164,13 @@ def start() -> Recorder | None:
     if stack is None:
         stack = _local.stack = []
     if not stack:
+        hook = _hook(stack)
         if sys.gettrace() is None:
-            sys.settrace(_on_event)
-            _local.hook = sys.settrace
+            sys.settrace(hook)
+            _local.installed = (sys.settrace, sys.gettrace, hook)
         elif sys.getprofile() is None:
-            sys.setprofile(_on_event)
-            _local.hook = sys.setprofile
+            sys.setprofile(hook)
+            _local.installed = (sys.setprofile, sys.getprofile, hook)
         else:
             return None
     recorder = Recorder()
@@ -180,13 +185,19 @@ def stop(recorder: Recorder | None) -> list[tuple]:
     stack = getattr(_local, "stack", [])
     if recorder in stack:
         stack.remove(recorder)
-    if not stack:
-        hook = getattr(_local, "hook", None)
-        current = sys.gettrace() if hook is sys.settrace else sys.getprofile()
-        if hook is not None and current is _on_event:
-            hook(None)
-        _local.hook = None
+    installed = getattr(_local, "installed", None)
+    if not stack and installed is not None:
+        set_hook, get_hook, hook = installed
+        if get_hook() is hook:
+            set_hook(None)
+        _local.installed = None
     recorder._fresh.clear()
     recorder._once.clear()
     ran, recorder.ran = recorder.ran, []
     return [(fn, ref()) for fn, ref in ran]
+
+
+def hooked() -> bool:
+    """True while this thread's trace (or profile) function is the recorder's."""
+    installed = getattr(_local, "installed", None)
+    return installed is not None and installed[1]() is installed[2]
