@@ -110,14 +110,19 @@ def _closes_over_loop_object(w, func, loop) -> bool:
 
 def _runs_per_call(w) -> bool | None:
     """Does the enclosing function run on every call, as far as the module proves? True when
-    it is host code the module calls in a loop; None (inferred) for traced code, which runs
-    once per trace, and for a function only called by name from somewhere."""
+    it is host code the module calls in a loop; None (inferred) for Keras code (a layer called
+    eagerly runs it on every call) and for a function only called by name from somewhere.
+    Code only a tf.function or tf.data traces runs once per trace, not per call: a tf.function
+    made there is made again only when its caller traces again, a cost that retrace pays
+    anyway (False), unless something calls it in a loop (None)."""
     func = w.func
     if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
     if not w.ctx.graph and called_in_a_loop(w.mod, func):
         return True
-    return None if (w.ctx.graph or func.name in w.mod.called_in_loop) else False
+    if w.ctx.graph and w.ctx.kind not in ("function", "helper", "data"):
+        return None
+    return None if func.name in w.mod.called_in_loop else False
 
 
 def _python_loop(w):
@@ -199,11 +204,33 @@ def stale_global(w, node):
             and node.id in mod.loop_assigned_globals and node.id not in w.local_names
             and id(w.func) not in mod.made_in_loop  # a new function sees the new value
             and node.id not in w.env and node.id not in mod.defs
-            and node.id not in mod.classes and node.id not in mod.aliases):
+            and node.id not in mod.classes and node.id not in mod.aliases
+            and not _set_before_defined(mod, node.id, w.func)):
         mod.report("stale-global", node, f"the global `{node.id}` is reassigned in a loop, but "
                    "the traced function keeps the value it saw when it was traced; pass it "
                    "as a tensor argument or keep it in a tf.Variable",
                    inferred=node.id not in reassigned_between_calls(mod))
+
+
+def _set_before_defined(mod, name: str, func) -> bool:
+    """Do all the module-level loops that reassign ``name`` end before ``func`` (or the def or
+    class holding it) is defined? Then no trace can see an earlier value: the function does
+    not exist until the loops are done (a set-up loop in an earlier notebook cell)."""
+    if mod.set_up_globals is None:
+        mod.set_up_globals = {}
+        for loop in own_statements(mod.tree.body):
+            if isinstance(loop, (ast.For, ast.While, ast.AsyncFor)):
+                for stmt in own_statements(loop.body):
+                    for bound in assigned_names(stmt):
+                        mod.set_up_globals[bound] = max(mod.set_up_globals.get(bound, 0),
+                                                        loop.end_lineno)
+    outer = func
+    while mod.parent_func.get(id(outer)) is not None:
+        outer = mod.parent_func[id(outer)]
+    cls = mod.parent_class.get(id(outer))
+    outer = cls if cls is not None else outer
+    first = min([outer.lineno] + [d.lineno for d in getattr(outer, "decorator_list", ())])
+    return mod.set_up_globals.get(name, first) < first
 
 
 def reassigned_between_calls(mod) -> set[str]:
