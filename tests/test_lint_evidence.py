@@ -131,6 +131,17 @@ def test_set_up_code_that_makes_functions_in_a_loop_is_not_per_call():
     assert codes(source) == [(5, "TFD204")]
 
 
+def test_a_function_called_with_an_object_each_iteration_builds():
+    # a new Python object is a new trace type: a function made once would trace per object too
+    loop = ("for n in (10, 250):\n"
+            "    model = make_model(n)\n"
+            "    x = tf.ones([n])\n"
+            "    tf.function(fit)(ARG)\n")
+    assert codes(loop.replace("ARG", "model"), preview=True) == []
+    assert codes(loop.replace("ARG", "x")) == [(4, "TFD204")]
+    assert codes(loop.replace("ARG", "data")) == [(4, "TFD204")]
+
+
 def test_per_call_needs_a_call_the_module_makes_in_a_loop():
     source = ("def square(x):\n"
               "    return x * x\n"

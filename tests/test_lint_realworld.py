@@ -22,9 +22,6 @@ JUDGED = tomllib.loads((HERE / "judged.toml").read_text(encoding="utf-8"))["find
 
 # false-alarm mechanisms lint still falls for: pattern -> why it is still open
 KNOWN_GAPS: dict[str, str] = {
-    "loop-built-argument": "a tf.function made per iteration and called with an object the "
-                           "iteration builds: proving that its trace type changes anyway needs "
-                           "that object's structure",
     "loop-static-closure": "a tf.function per value of a loop constant it needs as a static "
                            "value (a sample count under XLA): needs knowing which arguments "
                            "must be Python values",
@@ -106,6 +103,7 @@ FIXED = {
     "per-trace-not-per-call",       # a tf.function made in code only a tf.function traces
     "assigned-result-not-container",  # `a, b = optimizer.update(...)`: no dict.update
     "set-up-before-def",            # loops that end before the traced function exists
+    "loop-built-argument",          # tf.function(f)(obj) with an object the iteration builds
 }
 
 

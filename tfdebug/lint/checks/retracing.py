@@ -91,6 +91,17 @@ def _closes_over_loop_object(w, func, loop) -> bool:
     aug()``, ``for model in models``)? Then each iteration needs its own trace anyway. Data
     is not such an object (a ``range`` or ``enumerate`` counter, a batch of a dataset, a
     tensor): passing it as an argument is the fix, so the finding stays."""
+    nested = isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+    objects = _loop_objects(w, loop) - (locally_bound(func) if nested else set())
+    body = func.body if isinstance(func.body if nested else None, list) else [
+        func.body if nested else func]  # a def's statements, a lambda's or an argument's expression
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in objects
+               for stmt in body for n in ast.walk(stmt))
+
+
+def _loop_objects(w, loop) -> set[str]:
+    """Names the loop binds anew each iteration to something that is not data: the target
+    of a loop over objects, or a name assigned the result of a call in the body."""
     bound = set()
     for stmt in own_statements(loop.body):
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
@@ -99,13 +110,7 @@ def _closes_over_loop_object(w, func, loop) -> bool:
         getattr(w.kind(loop.iter), "what", None) in _DATA_KINDS
     if isinstance(loop, (ast.For, ast.AsyncFor)) and not iterates_data:
         bound |= {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
-    nested = isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-    objects = {name for name in bound - (locally_bound(func) if nested else set())
-               if getattr(w.env.get(name), "what", None) not in _DATA_KINDS}
-    body = func.body if isinstance(func.body if nested else None, list) else [
-        func.body if nested else func]  # a def's statements, a lambda's or an argument's expression
-    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in objects
-               for stmt in body for n in ast.walk(stmt))
+    return {name for name in bound if getattr(w.env.get(name), "what", None) not in _DATA_KINDS}
 
 
 def _runs_per_call(w) -> bool | None:
@@ -187,6 +192,8 @@ def tf_function_call(w, node):
         # code, on a function that does not come from the loop (one per object on purpose)
         loop = _python_loop(w)
         made = node.func if isinstance(node.func, ast.Call) else node
+        if loop is not None and _called_with_loop_object(w, loop, made):
+            return  # called with an object the iteration builds: it traces per object anyway
         from_loop = loop is not None and any(_closes_over_loop_object(w, arg, loop)
                                              for arg in made.args)
         called = isinstance(node.func, ast.Call) or (loop is not None and any(
@@ -196,6 +203,16 @@ def tf_function_call(w, node):
         mod.report("tf-function-in-loop", node, "tf.function(...) is called inside a loop: "
                    "each iteration makes a new function that traces again; create it once",
                    inferred=loop is None or from_loop or not called)
+
+
+def _called_with_loop_object(w, loop, made) -> bool:
+    """Is ``tf.function(f)`` called at once (``tf.function(f)(jd)``) with an object the
+    iteration builds? A new object is a new trace type, whether the function is new or not."""
+    objects = _loop_objects(w, loop)
+    return any(isinstance(n, ast.Call) and n.func is made and any(
+        isinstance(a, ast.Name) and a.id in objects
+        for a in [*n.args, *(kw.value for kw in n.keywords)])
+        for stmt in own_statements(loop.body) for n in ast.walk(stmt))
 
 
 def stale_global(w, node):
