@@ -27,6 +27,10 @@ KNOWN_GAPS: dict[str, str] = {
                            "must be Python values",
     "per-call-closure": "a tf.function made per call around a closure of that call's own "
                         "constants (preview only)",
+    "tf1-graph-code": "TF 1 code (tf.parse_single_example, tf.contrib), where tensors are "
+                      "hashable: needs telling TF 1 modules apart (held-out sample)",
+    "eager-only-keras-call": "a Keras call the project only runs eagerly: not provable from "
+                             "the module alone (held-out sample)",
 }
 
 
