@@ -198,14 +198,11 @@ def _init_containers(mod, cls: ast.ClassDef | None) -> set[str]:
 _RETURN_NONE = MUTATORS - {"pop", "popitem", "popleft", "setdefault"}
 
 
-def _result_assigned(mod, node) -> bool:
+def _result_assigned(w, node) -> bool:
     """Is the call's result assigned (``updates, state = optimizer.update(...)``)? A list,
     dict or set method that returns None would leave nothing to assign: the receiver is some
     other object with a method of that name, not a container."""
-    if mod.bound_calls is None:
-        mod.bound_calls = {id(n.value) for n in ast.walk(mod.tree)
-                           if isinstance(n, (ast.Assign, ast.AnnAssign, ast.NamedExpr))}
-    return id(node) in mod.bound_calls
+    return isinstance(w.statement, (ast.Assign, ast.AnnAssign)) and w.statement.value is node
 
 
 def mutator_call(w, node, name, args_kinds):
@@ -213,7 +210,7 @@ def mutator_call(w, node, name, args_kinds):
     before the loop is the out-of-scope-tensor case (TFD115) instead."""
     mod, func = w.mod, node.func
     if isinstance(func, ast.Attribute) and func.attr in _RETURN_NONE and _result_assigned(
-            mod, node):
+            w, node):
         return
     if isinstance(func, ast.Attribute) and func.attr in MUTATORS and isinstance(
             func.value, ast.Name):
