@@ -49,6 +49,7 @@ def test_a_known_shape_index_is_not_blamed_for_a_none_from_elsewhere():
 def test_an_unknown_shape_index_is_still_unknown_length():
     d = _diagnosis(_batch_dim_as_size, tf.ones([2, 3]))
     assert d.recipe is not None and d.recipe.id == "TFD121" and d.category == "unknown-length"
+    assert d.shapes == ("x.shape[0] is None while tracing",)
 
 
 def test_unknown_dims_beside_the_cause_do_not_make_it_unknown_shape():
@@ -76,6 +77,9 @@ def test_keras_weights_from_an_unknown_dimension_are_unknown_shape():
     d = _diagnosis(_dense_unknown_last, tf.ones([2, 3]))
     assert d.recipe is not None and d.recipe.id == "TFD173" and d.category == "unknown-shape"
     assert d.code == "return _dense(x)"
+    # which operand, which dimension: read from the traced function's frame
+    assert d.shapes == ("x: static shape (None, None), dimensions 0, 1 unknown",)
+    assert "  shape:  x: static shape (None, None)" in d.note()
 
 
 def test_a_keras_rank_error_is_not_unknown_shape():

@@ -154,8 +154,15 @@ def shape_indexes_known(exc: BaseException, location) -> bool:
     if not written:
         return False
     read = dict(line_shapes(user_frame(exc, location.file, location.line), location.file, location.line))
-    return all(isinstance(read.get(text, None), int) and read.get(text) is not True
-               for text in written)
+    return all(isinstance(read.get(text), int) for text in written)
+
+
+def unknown_operands(exc: BaseException, location) -> tuple[str, ...]:
+    """What the user's line holds of unknown static shape: ``("x: static shape (None,
+    None), dimensions 0, 1 unknown",)``; empty when nothing there is unknown or readable."""
+    frame = user_frame(exc, location.file, location.line)
+    return tuple(describe(text, value) for text, value in line_shapes(frame, location.file, location.line)
+                 if is_unknown(value))
 
 
 def is_unknown(value) -> bool:
@@ -177,8 +184,9 @@ def describe(text: str, value) -> str:
         return f"{text}: static shape of unknown rank"
     shape = "(" + ", ".join(str(d) for d in known) + ("," if len(known) == 1 else "") + ")"
     unknown = [str(i) for i, d in enumerate(known) if d is None]
-    what = f", dimension {', '.join(unknown)} unknown" if unknown else ""
+    what = f", dimension{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} unknown" if unknown else ""
     return f"{text}: static shape {shape}{what}"
 
 
-__all__ = ["describe", "dims", "is_unknown", "line_shapes", "shape_indexes_known", "user_frame"]
+__all__ = ["describe", "dims", "is_unknown", "line_shapes", "shape_indexes_known", "unknown_operands",
+           "user_frame"]

@@ -76,6 +76,7 @@ class Diagnosis:
     symptom: Location | None = None
     docs: str = ""
     autograph: str = ""  # AutoGraph's own reason when it ran the function as-is
+    shapes: tuple[str, ...] = ()  # the line's operands of unknown static shape (shape categories)
 
     def __post_init__(self):
         if self.category is None and self.recipe is not None:
@@ -232,6 +233,7 @@ def _diagnose(exc: BaseException) -> Diagnosis | None:
     file = location.file if location else None
     line = location.line if location else None
     category = recipe.category if recipe is not None else generic_category(extracted)
+    shapes = _unknown_operands(exc, location) if category in _STATIC_SHAPE else ()
     return Diagnosis(
         recipe=recipe, file=file, line=line,
         function=location.function if location else None,
@@ -239,7 +241,19 @@ def _diagnose(exc: BaseException) -> Diagnosis | None:
         context=tuple(_frames.source_context(file, line, around=1)),
         message=short_message(extracted.messages[0]),
         error=type(exc).__name__, category=category, layer=layer, symptom=symptom,
-        docs=recipe.docs if recipe is not None else generic_docs(category), autograph=autograph)
+        docs=recipe.docs if recipe is not None else generic_docs(category), autograph=autograph,
+        shapes=shapes)
+
+
+def _unknown_operands(exc: BaseException, location: Location | None) -> tuple[str, ...]:
+    if location is None:
+        return ()
+    from ._operands import unknown_operands
+    try:
+        return unknown_operands(exc, location)
+    except Exception:  # noqa: BLE001 - an unreadable frame: the diagnosis without the facts
+        log.debug("tfdebug: operands unreadable", exc_info=True)
+        return ()
 
 
 def _is_tfdebugs(exc: BaseException) -> bool:
