@@ -169,6 +169,13 @@ def test_a_loaded_function_refusing_a_shape_and_a_dtype_gets_neither_recipe(load
     assert d is not None and (d.recipe is None or d.recipe.id not in ("TFD217", "TFD218")), d
 
 
+def test_outside_the_supported_versions_a_refused_call_stays_generic(loaded, monkeypatch):
+    from tfdebug._tf import saved_calls
+    monkeypatch.setattr(saved_calls, "version_supported", lambda: False)
+    d = _diagnosis(loaded, tf.ones([2, 4]))
+    assert d is not None and d.recipe is None and d.category is None, d
+
+
 def test_the_saved_trace_reader_answers_nothing_for_other_errors():
     try:
         raise ValueError("Could not find matching concrete function to call loaded from the SavedModel")

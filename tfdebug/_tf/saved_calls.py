@@ -5,11 +5,11 @@ A function restored by ``tf.saved_model.load`` can only run the traces that were
 "Could not find matching concrete function" with its arguments (``args``, ``kwargs``) and
 the saved traces (``saved_function``, ``concrete_functions``) still in its frame; each
 trace's ``structured_input_signature`` says what it accepts. Another layout of that frame
-gives no answer (the diagnosis stays generic).
+gives no answer (the diagnosis stays generic), and so does a TensorFlow outside 2.16-2.21.
 """
 from __future__ import annotations
 
-from .versions import log
+from .versions import log, version_supported
 
 _SITE = ("saved_model/function_deserialization.py", "restored_function_body")
 
@@ -50,8 +50,8 @@ def _mismatches(signature, inputs) -> set[str]:
 def restored_call_mismatch(chain) -> str | None:
     """"dtype" when every saved trace refuses an argument's dtype, "shape" when every one
     refuses only shapes, else None (mixed reasons, or not a restored function's refusal)."""
-    frame = _site_frame(chain)
-    if frame is None:
+    frame = _site_frame(chain) if version_supported() else None
+    if frame is None:  # another TensorFlow may keep other locals: no answer (generic)
         return None
     try:
         local = frame.f_locals
