@@ -109,6 +109,24 @@ def test_a_piece_count_unknown_while_tracing_is_unknown_shape():
         assert d.recipe is not None and d.recipe.id == "TFD174" and d.category == "unknown-shape", d
 
 
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+def _ensure_other_width(x):
+    return tf.ensure_shape(x, [None, 4])
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+def _set_other_width(x):
+    x.set_shape([2, 4])
+    return x
+
+
+def test_a_contradicted_known_dimension_is_not_unknown_shape():
+    # TensorFlow's message lists the unknown batch dimension (`[?,3]`); the cause is the 3.
+    for fn in (_ensure_other_width, _set_other_width):
+        d = _diagnosis(fn, tf.ones([2, 3]))
+        assert d is not None and d.category not in ("unknown-shape", "unknown-length"), d
+
+
 def test_a_known_count_that_does_not_divide_is_not_unknown_shape():
     d = _diagnosis(_split_uneven, tf.ones([2, 3]))
     assert d is not None and d.category != "unknown-shape", d
