@@ -205,7 +205,7 @@ class _TraceCheck:
     def __exit__(self, exc_type, exc, tb):
         __tracebackhide__ = True
         dynamic = self.state._stack().pop()
-        fn, instance, _kind = _tf.traced_target(self.trace.tracing_options)
+        fn, instance, _kind = self.trace.target
         if fn is None or _tf.is_internal_function(fn):
             return False
         effects = _effects.find(fn, instance) + dynamic
