@@ -7,7 +7,7 @@
 3. An already-traced tiny function that never prints, called inside ``print_to_tfprint()``
    vs. outside (target <= 1.02): it keeps its trace, only functions that print retrace.
    Measured in wall time, then in the calling thread's CPU time (the least of 3 blocks of
-   ``2 * --calls`` calls a sample, ``--cpu-rounds`` rounds), which a loaded machine does not
+   ``4 * --calls`` calls a sample, ``--cpu-rounds`` rounds), which a loaded machine does not
    inflate.
 4. The same for a train step of a 10-layer Keras model (forward, gradients, optimizer
    update; already traced, never prints) inside ``print_to_tfprint()`` vs. outside
@@ -104,7 +104,7 @@ def main() -> None:
     # The same in the calling thread's CPU time, the least of a few blocks a sample: the
     # scope's cost is Python work in that thread, and neither waiting for a core nor a block
     # another process interrupted (caches evicted) counts, so the A/A line can judge 2 %.
-    cpu_calls, blocks = 2 * args.calls, 3
+    cpu_calls, blocks = 4 * args.calls, 3
 
     def cpu_in_print_scope():
         with tfdebug.print_to_tfprint():

@@ -10,9 +10,10 @@ Then, in ``--rounds`` interleaved rounds (the harness's rotating order), the sto
 retraces (up to ``--traces``) are measured beside a control, a function retraced just past
 the logger's comparison window (``RECENT_SIGNATURES``, measured twice a round for the A/A
 line), and beside the first retraces of a fresh function; each round's ratio is a side's
-trace over the control's. History independence: the storm's ratio is the A/A's. TensorFlow keeps each traced graph in the
-function's cache and looks a call up through all of them, so a real 5,000-trace storm spends
-most of its time in TensorFlow's own growing look-up; here each trace is dropped from
+trace over the control's. History independence: the storm's ratio is the A/A's.
+
+TensorFlow keeps each traced graph in the function's cache and looks a call up through all
+of them, so a real 5,000-trace storm spends most of its time in TensorFlow's own growing look-up; here each trace is dropped from
 TensorFlow's cache once traced (the logger's history is untouched), so the storm takes about
 a minute, and TensorFlow's trace costs the same at both ends.
 
@@ -124,6 +125,7 @@ def main() -> None:
     print(f"  whole trace (TensorFlow + logger), CPU: the storm's retraces 1-{args.rounds} "
           f"{fmt_time(median_interval(whole[1:1 + args.rounds]))}, its last {args.rounds} "
           f"{fmt_time(median_interval(whole[-args.rounds:]))}")
+
 
 if __name__ == "__main__":
     main()

@@ -150,7 +150,8 @@ def _lint_may_cite(class_names: tuple) -> bool:
     from .lint.codes import CHECKS
 
     cited = {recipe_id for recipe_id, _ in CHECKS.values()}
-    return any(recipe.id in cited for name in class_names for recipe in recipebook.naming_error(name))
+    return any(recipe.id in cited
+               for name in class_names for recipe in recipebook.naming_error(name))
 
 
 # -- matching ----------------------------------------------------------------------------
