@@ -13,9 +13,10 @@ line), and beside the first retraces of a fresh function; each round's ratio is 
 trace over the control's. History independence: the storm's ratio is the A/A's.
 
 TensorFlow keeps each traced graph in the function's cache and looks a call up through all
-of them, so a real 5,000-trace storm spends most of its time in TensorFlow's own growing look-up; here each trace is dropped from
-TensorFlow's cache once traced (the logger's history is untouched), so the storm takes about
-a minute, and TensorFlow's trace costs the same at both ends.
+of them, so a real 5,000-trace storm spends most of its time in TensorFlow's own growing
+look-up; here each trace is dropped from TensorFlow's cache once traced (the logger's history
+is untouched), so TensorFlow's trace costs about the same at both ends and the storm takes
+about a minute of CPU (15 minutes of wall time on two cores shared by a load of 19).
 
     python benchmarks/bench_trace_history.py [--traces 5000] [--rounds 21]
 """
