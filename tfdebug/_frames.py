@@ -28,9 +28,9 @@ _library_cache: list = [None, ()]  # [the packages' modules, their folders]
 def _library_dirs() -> tuple[str, ...]:
     """The library packages' folders, recomputed only when one of them is (re)imported
     (asked for every frame a trace looks at)."""
-    modules = tuple(sys.modules.get(name) for name in LIBRARY_PACKAGES)
+    modules = tuple(map(sys.modules.get, LIBRARY_PACKAGES))
     key, dirs = _library_cache
-    if key is not None and len(key) == len(modules) and all(map(operator.is_, key, modules)):
+    if key is not None and all(map(operator.is_, key, modules)):
         return dirs
     found = []
     for module in modules:
@@ -39,7 +39,13 @@ def _library_dirs() -> tuple[str, ...]:
             found.append(os.path.normcase(os.path.dirname(os.path.abspath(path))) + os.sep)
     found.append(os.path.normcase(_TFDEBUG_DIR) + os.sep)
     _library_cache[:] = [modules, tuple(found)]
+    _user_files.clear()  # answers given against the old folders
     return _library_cache[1]
+
+
+# is_user_file's answers for absolute paths and ``<...>`` names, which depend on nothing
+# but the library folders (a relative path also depends on the working directory)
+_user_files: dict[str, bool] = {}
 
 
 def is_user_file(filename: str | None) -> bool:
@@ -49,12 +55,24 @@ def is_user_file(filename: str | None) -> bool:
     """
     if not filename:
         return False
+    dirs = _library_dirs()
+    known = _user_files.get(filename)
+    if known is None:
+        known = _is_user_file(filename, dirs)
+        if filename.startswith("<") or os.path.isabs(filename):
+            if len(_user_files) >= 4096:
+                _user_files.clear()
+            _user_files[filename] = known
+    return known
+
+
+def _is_user_file(filename: str, library_dirs: tuple[str, ...]) -> bool:
     if any(marker in filename for marker in _GENERATED_MARKERS):
         return False
     if filename.startswith("<"):
         return filename.startswith(("<ipython-input", "<string>", "<stdin>")) or "ipykernel" in filename
     path = os.path.normcase(os.path.abspath(filename))
-    if path.startswith(_library_dirs()):
+    if path.startswith(library_dirs):
         return False
     if os.sep + "site-packages" + os.sep in path or os.sep + "dist-packages" + os.sep in path:
         return False  # installed packages are libraries, never the line to blame

@@ -19,7 +19,7 @@ from ._vocab import KERAS_CONSTRUCTOR_NAME, KERAS_LOOPS  # noqa: F401  (KERAS_LO
 
 # -- trees -------------------------------------------------------------------------------
 
-_tree_cache: dict[str, tuple[int, ast.AST | None]] = {}
+_tree_cache: dict[str, tuple[object, ast.AST | None, list]] = {}
 _node_cache: dict[types.CodeType, ast.AST | None] = {}
 _CACHE_FILES = 64
 
@@ -27,7 +27,11 @@ _CACHE_FILES = 64
 def module_tree(filename: str | None) -> ast.AST | None:
     """The parsed module of ``filename``, cached on its linecache text; None if unreadable.
 
-    The key is the text itself, so an edited file (or a re-run notebook cell) is parsed anew.
+    An edited file (or a re-run notebook cell) is parsed anew. The text is known unchanged
+    when linecache still holds the list that was parsed, or, for a file on disk read again
+    (AutoGraph re-reads the source of every function it converts), when its size and
+    modification time are those it had (linecache's own test); text with no file (a
+    notebook cell, ``exec``'d source) is compared by its content.
     """
     if not filename:
         return None
@@ -37,10 +41,13 @@ def module_tree(filename: str | None) -> ast.AST | None:
         return None
     if not lines:
         return None
-    key = hash(tuple(lines))
     cached = _tree_cache.pop(filename, None)
-    if cached is not None and cached[0] == key:
+    if cached is not None and cached[2] is lines:  # (kept alive here: an identity not reused)
         _tree_cache[filename] = cached  # the most recently used last: evicted last
+        return cached[1]
+    key = _text_key(filename, lines)
+    if cached is not None and cached[0] == key:  # read again, the same text
+        _tree_cache[filename] = (key, cached[1], lines)
         return cached[1]
     try:
         tree = ast.parse("".join(lines), filename)
@@ -48,8 +55,17 @@ def module_tree(filename: str | None) -> ast.AST | None:
         tree = None
     while len(_tree_cache) >= _CACHE_FILES:  # least recently used first: a module in use
         _tree_cache.pop(next(iter(_tree_cache)), None)  # keeps its tree and its indexes
-    _tree_cache[filename] = (key, tree)
+    _tree_cache[filename] = (key, tree, lines)
     return tree
+
+
+def _text_key(filename: str, lines: list[str]) -> object:
+    """What tells this text from an edit: a file's (size, mtime) as linecache read them with
+    these very lines, else the text's hash (a 5,000-line module costs a millisecond)."""
+    entry = linecache.cache.get(filename)
+    if entry is not None and len(entry) == 4 and entry[2] is lines and entry[1] is not None:
+        return ("stat", entry[0], entry[1])
+    return hash(tuple(lines))
 
 
 def function_node(code: types.CodeType) -> ast.AST | None:

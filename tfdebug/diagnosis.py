@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import linecache
 import logging
 
@@ -125,9 +126,9 @@ class Diagnosis:
 
 def _construct_recipe(class_names, location: Location | None):
     """The recipe of a pitfall the linter finds at ``location`` that raises this class."""
-    if location is None:
+    if location is None or not _lint_may_cite(tuple(class_names)):
         return None
-    from .lint import findings_at  # the linter's own analysis (no second copy of its rules)
+    from .lint.driver import findings_at  # the linter's own analysis (no second copy of its rules)
 
     for finding in findings_at(location.file, location.line):
         code = getattr(finding, "code", "")
@@ -140,6 +141,18 @@ def _construct_recipe(class_names, location: Location | None):
         if recipe.matches_error(class_names):
             return recipe
     return None
+
+
+@functools.lru_cache(maxsize=64)
+def _lint_may_cite(class_names: tuple) -> bool:
+    """Does a recipe the linter cites (its check table, the only codes it reports) name one
+    of these exception classes? When none does, no finding can explain the error and the
+    linter is neither imported nor run."""
+    from .lint.codes import CHECKS
+
+    cited = {recipe_id for recipe_id, _ in CHECKS.values()}
+    return any(recipe.id in cited
+               for name in class_names for recipe in recipebook.naming_error(name))
 
 
 # -- matching ----------------------------------------------------------------------------

@@ -208,7 +208,7 @@ class _TraceCheck:
         __tracebackhide__ = True
         ran = running.stop(self.recorder)
         dynamic = self.state._stack().pop()
-        fn, instance, _kind = _tf.traced_target(self.trace.tracing_options)
+        fn, instance, _kind = self.trace.target
         if fn is None or _tf.is_internal_function(fn):
             return False
         effects = _effects.find(fn, instance, ran) + dynamic

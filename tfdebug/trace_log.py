@@ -359,7 +359,7 @@ class TraceLogger(LogViews, Scope):
         return _Recording(self, trace, pending)
 
     def _classify(self, trace) -> _Pending | None:
-        fn, instance, kind = _tf.traced_target(trace.tracing_options)
+        fn, instance, kind = trace.target
         if _tf.is_internal_function(fn):
             return None
         code = getattr(fn, "__code__", None)

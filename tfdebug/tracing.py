@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import logging
 import threading
 import time
@@ -40,6 +41,12 @@ class Trace:
     duration: float = 0.0         # seconds spent tracing
     concrete: Any = None          # the ConcreteFunction, once traced
     error: BaseException | None = None
+
+    @functools.cached_property
+    def target(self) -> tuple:
+        """``(function, instance, kind)`` the trace runs (``_tf.traced_target``), worked out
+        once for every subscriber."""
+        return _tf.traced_target(self.tracing_options)
 
     @property
     def parameters(self) -> list[tuple[str, Any]]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 
 from .names import UNRESOLVED, Env, resolve
@@ -66,8 +67,10 @@ def _call_time_wrappers() -> tuple:
                          "data.Dataset.from_generator")
 
 
+@functools.lru_cache(maxsize=8)
 def _tf_functions(*paths: str) -> tuple:
-    """The public ``tf.<path>`` objects that exist in the loaded TensorFlow."""
+    """The public ``tf.<path>`` objects that exist in the loaded TensorFlow (looked up once
+    per walk: ``forget_tf_functions`` starts each one afresh)."""
     tf = sys.modules.get("tensorflow")
     found = []
     for path in paths if tf is not None else ():
@@ -77,3 +80,9 @@ def _tf_functions(*paths: str) -> tuple:
         if value is not None:
             found.append(value)
     return tuple(found)
+
+
+def forget_tf_functions() -> None:
+    """Look TensorFlow's functions up again (at the start of each walk: TensorFlow may have
+    been imported, or one of them replaced, since the last)."""
+    _tf_functions.cache_clear()

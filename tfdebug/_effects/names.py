@@ -193,13 +193,20 @@ def qualified_names(expr, env: Env, value) -> set[str]:
     return names
 
 
+# CALLS split once into exact names and prefixes (patterns ending in "."), per kind
+_CALL_PATTERNS = tuple((kind, frozenset(p for p in patterns if not p.endswith(".")),
+                        tuple(p for p in patterns if p.endswith(".")))
+                       for kind, patterns in CALLS.items())
+_RANDOM_OBJECTS = ("RandomState", "Generator", "SeedSequence")  # make a generator, draw nothing
+
+
 def call_kind(names: set[str]) -> str | None:
-    for kind, patterns in CALLS.items():
+    """The first kind of ``CALLS`` one of the qualified ``names`` is, else None."""
+    for kind, exact, prefixes in _CALL_PATTERNS:
         for name in names:
-            for pattern in patterns:
-                if name == pattern or (pattern.endswith(".") and name.startswith(pattern)):
-                    if kind == "random" and name.startswith("numpy.random.") and \
-                            name.split(".")[-1] in ("RandomState", "Generator", "SeedSequence"):
-                        continue
-                    return kind
+            if name in exact or (prefixes and name.startswith(prefixes)):
+                if kind == "random" and name.startswith("numpy.random.") and \
+                        name.split(".")[-1] in _RANDOM_OBJECTS:
+                    continue
+                return kind
     return None

@@ -27,14 +27,35 @@ Example::
                                     "f.py", header="import tensorflow as tf\\n"):
         print(finding.text())
 """
-from .codes import CHECKS, INFERRED, INTERNAL_ERROR, READ_ERROR, SYNTAX_ERROR, UNCHECKED
-from .config import Options, PerFileConfig, check_selectors, load_config, options_from
-from .driver import analyse, findings_at
-from .files import (DEFAULT_EXCLUDE, collect_files, lint_file, lint_paths, lint_source,
-                    read_source, suppressed)
-from .findings import LintFinding, LintUsageError
-from .output import FORMATS, render
-from .cli import main
+# The names below are loaded on first use (PEP 562): the explainer's ``findings_at`` needs
+# the analysis alone, not the file walker, configuration, output formats or command line.
+_EXPORTS = {
+    "codes": ("CHECKS", "INFERRED", "INTERNAL_ERROR", "READ_ERROR", "SYNTAX_ERROR", "UNCHECKED"),
+    "config": ("Options", "PerFileConfig", "check_selectors", "load_config", "options_from"),
+    "driver": ("analyse", "findings_at"),
+    "files": ("DEFAULT_EXCLUDE", "collect_files", "lint_file", "lint_paths", "lint_source",
+              "read_source", "suppressed"),
+    "findings": ("LintFinding", "LintUsageError"),
+    "output": ("FORMATS", "render"),
+    "cli": ("main",),
+}
+_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
+
+
+def __getattr__(name: str):
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_HOME))
+
 
 __all__ = ["CHECKS", "DEFAULT_EXCLUDE", "FORMATS", "INFERRED", "INTERNAL_ERROR", "LintFinding",
            "LintUsageError", "Options", "PerFileConfig", "READ_ERROR", "SYNTAX_ERROR",
