@@ -434,7 +434,7 @@ def _split_by_shape_index(x):
 
 
 @pytest.mark.smoke
-@pytest.mark.parametrize("body, recipe", [(_zeros_of_shape, "TFD171"), (_unstack, "TFD171"),
+@pytest.mark.parametrize("body, recipe", [(_zeros_of_shape, "TFD171"), (_unstack, "TFD174"),
                                           (_split_by_shape_index, "TFD121")],
                          ids=["zeros-of-shape", "unstack", "split-by-shape-index"])
 def test_an_op_refusing_an_unknown_dimension_is_an_unknown_shape(body, recipe):

@@ -107,8 +107,18 @@ def test_a_tf_function_made_in_traced_code_runs_once_per_trace():
               "    def inner(y):\n"
               "        return y * 2\n"
               "    return inner(x)\n")
-    assert codes(source) == []
-    assert codes(source, preview=True) == [(4, "TFD204")]
+    # outer's body runs once per trace, not per call: inner is made again only when outer
+    # traces again, which costs the retrace anyway
+    assert codes(source, preview=True) == []
+    # a Keras layer called eagerly runs `call` on every call: that one stays inferred
+    keras_call = ("class Unpool(keras.layers.Layer):\n"
+                  "    def call(self, x):\n"
+                  "        @tf.function\n"
+                  "        def inner(y):\n"
+                  "            return y * 2\n"
+                  "        return inner(x)\n")
+    assert codes(keras_call) == []
+    assert codes(keras_call, preview=True) == [(4, "TFD204")]
 
 
 def test_set_up_code_that_makes_functions_in_a_loop_is_not_per_call():
@@ -119,6 +129,17 @@ def test_set_up_code_that_makes_functions_in_a_loop_is_not_per_call():
               "    f = tf.function(make_step)\n"
               "    f(tf.constant(1.0))\n")
     assert codes(source) == [(5, "TFD204")]
+
+
+def test_a_function_called_with_an_object_each_iteration_builds():
+    # a new Python object is a new trace type: a function made once would trace per object too
+    loop = ("for n in (10, 250):\n"
+            "    model = make_model(n)\n"
+            "    x = tf.ones([n])\n"
+            "    tf.function(fit)(ARG)\n")
+    assert codes(loop.replace("ARG", "model"), preview=True) == []
+    assert codes(loop.replace("ARG", "x")) == [(4, "TFD204")]
+    assert codes(loop.replace("ARG", "data")) == [(4, "TFD204")]
 
 
 def test_per_call_needs_a_call_the_module_makes_in_a_loop():
@@ -223,3 +244,27 @@ def test_a_dataset_element_ordered_against_a_number_is_a_tensor():
     assert codes("def keep(x):\n"
                  "    return bool(x > 1)\n"
                  "ds = tf.data.Dataset.range(3).map(keep)\n") == [(2, "TFD101")]
+
+
+# --------------------------------------------------------------------------- set-up values
+def test_an_assigned_result_is_no_container_method():
+    # list/dict/set `update`, `append`, `add` return None: a result that is unpacked comes
+    # from some other object's method (a functional optimizer), not from a container
+    source = ("def make_step(optimizer, history):\n"
+              "    @tf.function\n"
+              "    def step(grads, state, params):\n"
+              "        updates, state = optimizer.update(grads, state, params)\n"
+              "        history.append(updates)\n"
+              "        return updates, state\n"
+              "    return step\n")
+    assert codes(source, preview=True) == [(5, "TFD302")]
+
+
+def test_a_global_set_up_by_loops_before_the_function_exists_is_not_stale():
+    traced = "@tf.function\ndef step(x):\n    return x * SCALE\n"
+    set_up = "SCALE = 1.0\nfor option in options:\n    SCALE = SCALE * option\n"
+    assert codes(set_up + traced, preview=True) == []
+    # a loop after the def may run between traces: that one stays (inferred)
+    assert codes(traced + set_up, preview=True) == [(3, "TFD210")]
+    assert codes(traced + set_up + "for i in range(3):\n    SCALE = i\n    step(x)\n") == [
+        (3, "TFD210")]

@@ -397,7 +397,14 @@ def extract(exc: BaseException) -> Extracted:
     tags = _context_tags(chain, messages, frames_by_exc, first)
     if _leaked_tensor(chain):
         tags.add("leaked-tensor")
+    if "tensorflow" in sys.modules:  # a loaded SavedModel's function refused the call: why
+        from . import _tf
+        refused = _tf.restored_call_mismatch(chain)
+        if refused is not None:
+            tags.add(f"signature-{refused}")
     tags |= _line_tags(first)
+    if "shape-index" in tags and _shape_indexes_known(exc, first):
+        tags.discard("shape-index")  # every `x.shape[i]` there is known: not the None refused
     tags |= _file_tags(_files_of(locations)[:8])
     if keras_call_tf_function(frames_by_exc.get(id(exc), ())) is not None:
         tags.add("keras-call-tf-function")
@@ -406,6 +413,14 @@ def extract(exc: BaseException) -> Extracted:
                      messages=messages, locations=locations, tags=frozenset(tags),
                      raise_site=site, user_raised=user_raised,
                      graph=_library_involved(chain, frames_by_exc))
+
+
+def _shape_indexes_known(exc: BaseException, location: Location) -> bool:
+    from ._operands import shape_indexes_known  # reads the user's frame: only when needed
+    try:
+        return shape_indexes_known(exc, location)
+    except Exception:  # noqa: BLE001 - an unreadable frame proves nothing
+        return False
 
 
 def _files_of(locations) -> list[str]:

@@ -56,6 +56,32 @@ _DEFAULT_DOCS = "https://www.tensorflow.org/guide/function"
 _TENSOR_CLASS = "tensorflow/python/framework/tensor.py"
 
 
+# Raise sites that refuse a static shape for being unknown (read from their sources): the
+# category is unknown-shape only when an operand at the user's line has such a shape too.
+_SHAPE_SITES = (
+    ("tensorflow/python/framework/tensor_shape.py", r"(as_list|__iter__|__len__|assert_is_fully_defined)$"),
+    ("tensorflow/python/framework/constant_op.py", r"_tensor_shape_tensor_conversion_function$"),
+    ("tensorflow/python/ops/array_ops.py", r"unstack$"),
+    ("keras/src/backend/common/variables.py", r"_validate_shape$"),
+)
+
+
+def _unknown_operand(extracted) -> bool:
+    """The innermost raise site needs a static shape, and a tensor or shape at the user's
+    line has an unknown rank or dimension in the user's frame."""
+    stretch = next(iter(_library_stretches(extracted)), ())
+    if not stretch or not any(stretch[0][0] == module and re.match(functions, stretch[0][1])
+                              for module, functions in _SHAPE_SITES):
+        return False
+    from ._operands import is_unknown, line_shapes, user_frame
+
+    location = next((locs[0] for locs in extracted.locations if locs), None)
+    if location is None:
+        return False
+    frame = user_frame(extracted.chain[0], location.file, location.line)
+    return any(is_unknown(value) for _, value in line_shapes(frame, location.file, location.line))
+
+
 def _site_category(module: str, function: str, entry: str) -> str | None:
     for prefix, functions, category, *entries in _RAISE_SITES:
         if module.startswith(prefix) and re.match(functions, function or "") and (
@@ -171,6 +197,8 @@ def generic_category(extracted) -> str | None:
         refused = _refusing_api(extracted)
         if refused is not None:
             return refused
+    if _unknown_operand(extracted):
+        return "unknown-shape"
     for stretch in _library_stretches(extracted):
         entry = _entry(stretch)
         for module, function in stretch:

@@ -76,6 +76,7 @@ class Diagnosis:
     symptom: Location | None = None
     docs: str = ""
     autograph: str = ""  # AutoGraph's own reason when it ran the function as-is
+    shapes: tuple[str, ...] = ()  # the line's operands of unknown static shape (shape categories)
 
     def __post_init__(self):
         if self.category is None and self.recipe is not None:
@@ -143,17 +144,38 @@ def _construct_recipe(class_names, location: Location | None):
 
 # -- matching ----------------------------------------------------------------------------
 
+# Categories that blame a static shape unknown while tracing: claimed only when the line's
+# operands do not prove every shape there known.
+_STATIC_SHAPE = ("unknown-shape", "unknown-length")
+
+
 def _choose(extracted: Extracted):
     """(index in the chain, recipe): the root cause's recipe, else the exception's own."""
-    matches = []
+    matches, known = [], None
     for index, (names, message) in enumerate(zip(extracted.class_names, extracted.messages)):
         found = recipebook.match(names, message, extracted.tags)
+        if found and found[0].category in _STATIC_SHAPE:
+            known = _operands_known(extracted) if known is None else known
+            found = [r for r in found if r.category not in _STATIC_SHAPE] if known else found
         if found:
             matches.append((index, found[0], names))
     for index, recipe, names in matches:
         if index > 0 and _CONVERSION_ERRORS & set(names):
             return index, recipe
     return (matches[0][0], matches[0][1]) if matches else (None, None)
+
+
+def _operands_known(extracted: Extracted) -> bool:
+    """True when the failing op sits at the user's line (no Keras layer in between) and every
+    tensor and shape the line names has a fully known static shape in the user's frame."""
+    location = _first_location(extracted, None)
+    if location is None or "keras-call" in extracted.tags or not extracted.chain:
+        return False
+    from ._operands import is_unknown, line_shapes, user_frame
+
+    frame = user_frame(extracted.chain[0], location.file, location.line)
+    shapes = line_shapes(frame, location.file, location.line)
+    return bool(shapes) and not any(is_unknown(value) for _, value in shapes)
 
 
 def diagnose(exc: BaseException) -> Diagnosis | None:
@@ -211,6 +233,7 @@ def _diagnose(exc: BaseException) -> Diagnosis | None:
     file = location.file if location else None
     line = location.line if location else None
     category = recipe.category if recipe is not None else generic_category(extracted)
+    shapes = _unknown_operands(exc, location) if category in _STATIC_SHAPE else ()
     return Diagnosis(
         recipe=recipe, file=file, line=line,
         function=location.function if location else None,
@@ -218,7 +241,19 @@ def _diagnose(exc: BaseException) -> Diagnosis | None:
         context=tuple(_frames.source_context(file, line, around=1)),
         message=short_message(extracted.messages[0]),
         error=type(exc).__name__, category=category, layer=layer, symptom=symptom,
-        docs=recipe.docs if recipe is not None else generic_docs(category), autograph=autograph)
+        docs=recipe.docs if recipe is not None else generic_docs(category), autograph=autograph,
+        shapes=shapes)
+
+
+def _unknown_operands(exc: BaseException, location: Location | None) -> tuple[str, ...]:
+    if location is None:
+        return ()
+    from ._operands import unknown_operands
+    try:
+        return unknown_operands(exc, location)
+    except Exception:  # noqa: BLE001 - an unreadable frame: the diagnosis without the facts
+        log.debug("tfdebug: operands unreadable", exc_info=True)
+        return ()
 
 
 def _is_tfdebugs(exc: BaseException) -> bool:

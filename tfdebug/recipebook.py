@@ -57,6 +57,8 @@ TAGS = (
     "keras-call-tf-function",  # a live Keras layer/model has @tf.function on its `call`
     "tf.cond",                 # raised inside TensorFlow's own tf.cond construction code
     "leaked-tensor",           # a tf.function graph's tensor refused where no graph is built
+    "signature-shape",         # a loaded SavedModel function's every saved trace refused a shape
+    "signature-dtype",         # ... every saved trace refused an argument's dtype
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnosis.py's locators).
 LOCATORS = ("append-in-loop", "set-seed", "yield", "py-function", "keras-call-tf-function",

@@ -108,6 +108,8 @@ def diagnosis_text(diagnosis, color: bool = False) -> str:
         lines.append(_paragraph("named", f"TensorFlow reported {display_path(symptom.file)}:{symptom.line}"
                                 f" ({_source_line(symptom.file, symptom.line)}); the line above causes it",
                                 color))
+    for shape in getattr(diagnosis, "shapes", ())[:4]:
+        lines.append(_paragraph("shape", shape, color))
     if recipe is None:
         lines.append(_paragraph("error", f"{diagnosis.error}: {diagnosis.message}", color))
         lines.append(_paragraph("note", "generic diagnosis: TensorFlow's own message at your line; "

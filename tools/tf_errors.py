@@ -49,7 +49,7 @@ SOURCES = {
         "python/ops/while_loop.py", "python/ops/while_v2.py", "python/ops/control_flow_util_v2.py",
         "python/framework/func_graph.py", "python/eager/polymorphic_function/*.py",
         "python/data/ops/structured_function.py", "python/data/ops/from_generator_op.py",
-        "python/ops/script_ops.py",
+        "python/ops/script_ops.py", "python/saved_model/function_deserialization.py",
         "python/ops/tensor_array_ops.py", "python/distribute/values.py",
         "python/distribute/distribute_lib.py",
         "core/function/polymorphism/function_type.py", "core/function/trace_type/default_types.py",

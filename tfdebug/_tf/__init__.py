@@ -9,7 +9,7 @@ The package face re-exports each submodule's public names, so callers write
 a piece of state patches the submodule that defines and uses it (``_tf.trace_hook``), since
 a patch of the name re-exported here does not reach that submodule.
 """
-from .autograph import (autograph_origin, autograph_source_maps, do_not_convert_instance,
+from .autograph import (autograph_origin, autograph_source_maps, do_not_convert_instance, frame_origin,
                         is_generated_file, mapped_location)
 from .conversion import (Decline, declined_function, record_declines, recorded_decline,
                          stop_recording_declines)
@@ -21,6 +21,7 @@ from .keras_state import changed_flags, trainable_flags, train_function_traced, 
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
 from .locations import (failed_function_call, graph_error_locations, leaked_graph_tensor,
                         op_creation_stack, refused_tensor_origin, traced_user_location)
+from .saved_calls import restored_call_mismatch
 from .retrace_warning import tensorflow_logger, warned_function
 from .targets import (describe_trace_type, function_target, is_internal_function,
                       is_tf_function, tf_function_key, trace_scope, traced_target)
@@ -35,13 +36,13 @@ __all__ = [
     "recorded_decline", "stop_recording_declines",
     "add_tensor_format_hook", "autograph_origin", "autograph_source_maps",
     "data_debug_mode", "data_debug_mode_scopable", "describe_trace_type",
-    "do_not_convert_instance", "evict_concrete", "failed_function_call", "function_target",
+    "do_not_convert_instance", "evict_concrete", "frame_origin", "failed_function_call", "function_target",
     "functions_run_eagerly", "graph_error_locations", "inside_function",
     "install_layer_call_hook", "install_trace_hook", "is_generated_file",
     "is_internal_function", "is_symbolic", "is_tf_function", "layer_call_hooked",
     "leaked_graph_tensor",
     "mapped_location", "op_creation_stack", "redirect_trace_caches", "refused_tensor_origin",
-    "remove_tensor_format_hook", "restore_trace_caches", "set_data_debug_mode",
+    "remove_tensor_format_hook", "restored_call_mismatch", "restore_trace_caches", "set_data_debug_mode",
     "set_functions_run_eagerly", "symbolic_tensor_type_names", "tensor_format_hooked", "tf_function_key", "tf_version",
     "trace_caches_redirected", "trace_hook_available", "trace_hook_installed",
     "trace_parameters", "trace_scope", "trace_uses_xla", "traced_python_function",

@@ -83,3 +83,22 @@ def autograph_origin(source_maps, filename: str, lineno: int) -> tuple[str, int,
         except Exception:  # noqa: BLE001 - another layout of OriginInfo: leave the frame unmapped
             log.debug("tfdebug: unreadable AutoGraph origin", exc_info=True)
     return None
+
+
+def frame_origin(frame, lineno: int) -> tuple[str, int] | None:
+    """(user file, line) of a generated ``frame`` stopped at ``lineno``, after the fact.
+
+    A traceback TensorFlow filtered has lost ``converted_call``'s frame, but the generated
+    frame still links to its callers (``f_back``): the nearest one holding a converted
+    function leads to its source map.
+    """
+    caller, maps = getattr(frame, "f_back", None), []
+    for _ in range(40):
+        if caller is None:
+            break
+        maps = autograph_source_maps(caller)
+        if maps:
+            break
+        caller = caller.f_back
+    origin = autograph_origin(maps, frame.f_code.co_filename, lineno) if maps else None
+    return (origin[0], origin[1]) if origin is not None else None

@@ -27,6 +27,7 @@ class ExpressionWalker(KindInference):
         self.assigned: set[str] = set(params or {})
         self.globals: set[str] = set()
         self.loops: list[tuple[ast.AST, bool, set]] = []   # (node, graph loop?, names bound before)
+        self.statement: ast.stmt | None = None  # the statement being walked
         self.eager_guard = 0
         self.in_raise = 0
         self.in_log = 0

@@ -46,6 +46,7 @@ class _Module:
         self.called_in_loop: set[str] = set()       # functions/methods called inside a loop
         self.loop_calls: set[tuple] = set()         # ("name", f) / ("self", m, class id) in a loop
         self.stale_proven: set[str] | None = None   # globals reassigned between traced calls
+        self.set_up_globals: dict[str, int] | None = None  # global -> last line a loop sets it
         self.relaxed_names: set[str] = set()        # tf.function(...) names with a relaxed signature
         self.loop_assigned_globals: set[str] = set()
         self.made_in_loop: set[int] = set()         # defs/lambdas re-made on every iteration

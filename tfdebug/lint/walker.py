@@ -47,6 +47,7 @@ class Walker(ExpressionWalker):
 
     def stmt(self, node):
         self.cache.clear()
+        self.statement = node
         method = getattr(self, "s_" + type(node).__name__, None)
         if method is not None:
             method(node)

@@ -91,6 +91,17 @@ def _closes_over_loop_object(w, func, loop) -> bool:
     aug()``, ``for model in models``)? Then each iteration needs its own trace anyway. Data
     is not such an object (a ``range`` or ``enumerate`` counter, a batch of a dataset, a
     tensor): passing it as an argument is the fix, so the finding stays."""
+    nested = isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+    objects = _loop_objects(w, loop) - (locally_bound(func) if nested else set())
+    body = func.body if isinstance(func.body if nested else None, list) else [
+        func.body if nested else func]  # a def's statements, a lambda's or an argument's expression
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in objects
+               for stmt in body for n in ast.walk(stmt))
+
+
+def _loop_objects(w, loop) -> set[str]:
+    """Names the loop binds anew each iteration to something that is not data: the target
+    of a loop over objects, or a name assigned the result of a call in the body."""
     bound = set()
     for stmt in own_statements(loop.body):
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
@@ -99,25 +110,24 @@ def _closes_over_loop_object(w, func, loop) -> bool:
         getattr(w.kind(loop.iter), "what", None) in _DATA_KINDS
     if isinstance(loop, (ast.For, ast.AsyncFor)) and not iterates_data:
         bound |= {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
-    nested = isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-    objects = {name for name in bound - (locally_bound(func) if nested else set())
-               if getattr(w.env.get(name), "what", None) not in _DATA_KINDS}
-    body = func.body if isinstance(func.body if nested else None, list) else [
-        func.body if nested else func]  # a def's statements, a lambda's or an argument's expression
-    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in objects
-               for stmt in body for n in ast.walk(stmt))
+    return {name for name in bound if getattr(w.env.get(name), "what", None) not in _DATA_KINDS}
 
 
 def _runs_per_call(w) -> bool | None:
     """Does the enclosing function run on every call, as far as the module proves? True when
-    it is host code the module calls in a loop; None (inferred) for traced code, which runs
-    once per trace, and for a function only called by name from somewhere."""
+    it is host code the module calls in a loop; None (inferred) for Keras code (a layer called
+    eagerly runs it on every call) and for a function only called by name from somewhere.
+    Code only a tf.function or tf.data traces runs once per trace, not per call: a tf.function
+    made there is made again only when its caller traces again, a cost that retrace pays
+    anyway (False), unless something calls it in a loop (None)."""
     func = w.func
     if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
     if not w.ctx.graph and called_in_a_loop(w.mod, func):
         return True
-    return None if (w.ctx.graph or func.name in w.mod.called_in_loop) else False
+    if w.ctx.graph and w.ctx.kind not in ("function", "helper", "data"):
+        return None
+    return None if func.name in w.mod.called_in_loop else False
 
 
 def _python_loop(w):
@@ -182,6 +192,8 @@ def tf_function_call(w, node):
         # code, on a function that does not come from the loop (one per object on purpose)
         loop = _python_loop(w)
         made = node.func if isinstance(node.func, ast.Call) else node
+        if loop is not None and _called_with_loop_object(w, loop, made):
+            return  # called with an object the iteration builds: it traces per object anyway
         from_loop = loop is not None and any(_closes_over_loop_object(w, arg, loop)
                                              for arg in made.args)
         called = isinstance(node.func, ast.Call) or (loop is not None and any(
@@ -193,17 +205,49 @@ def tf_function_call(w, node):
                    inferred=loop is None or from_loop or not called)
 
 
+def _called_with_loop_object(w, loop, made) -> bool:
+    """Is ``tf.function(f)`` called at once (``tf.function(f)(jd)``) with an object the
+    iteration builds? A new object is a new trace type, whether the function is new or not."""
+    objects = _loop_objects(w, loop)
+    return any(isinstance(n, ast.Call) and n.func is made and any(
+        isinstance(a, ast.Name) and a.id in objects
+        for a in [*n.args, *(kw.value for kw in n.keywords)])
+        for stmt in own_statements(loop.body) for n in ast.walk(stmt))
+
+
 def stale_global(w, node):
     mod, ctx = w.mod, w.ctx
     if (ctx.graph and ctx.kind in ("function", "helper") and isinstance(node.ctx, ast.Load)
             and node.id in mod.loop_assigned_globals and node.id not in w.local_names
             and id(w.func) not in mod.made_in_loop  # a new function sees the new value
             and node.id not in w.env and node.id not in mod.defs
-            and node.id not in mod.classes and node.id not in mod.aliases):
+            and node.id not in mod.classes and node.id not in mod.aliases
+            and not _set_before_defined(mod, node.id, w.func)):
         mod.report("stale-global", node, f"the global `{node.id}` is reassigned in a loop, but "
                    "the traced function keeps the value it saw when it was traced; pass it "
                    "as a tensor argument or keep it in a tf.Variable",
                    inferred=node.id not in reassigned_between_calls(mod))
+
+
+def _set_before_defined(mod, name: str, func) -> bool:
+    """Do all the module-level loops that reassign ``name`` end before ``func`` (or the def or
+    class holding it) is defined? Then no trace can see an earlier value: the function does
+    not exist until the loops are done (a set-up loop in an earlier notebook cell)."""
+    if mod.set_up_globals is None:
+        mod.set_up_globals = {}
+        for loop in own_statements(mod.tree.body):
+            if isinstance(loop, (ast.For, ast.While, ast.AsyncFor)):
+                for stmt in own_statements(loop.body):
+                    for bound in assigned_names(stmt):
+                        mod.set_up_globals[bound] = max(mod.set_up_globals.get(bound, 0),
+                                                        loop.end_lineno)
+    outer = func
+    while mod.parent_func.get(id(outer)) is not None:
+        outer = mod.parent_func[id(outer)]
+    cls = mod.parent_class.get(id(outer))
+    outer = cls if cls is not None else outer
+    first = min([outer.lineno] + [d.lineno for d in getattr(outer, "decorator_list", ())])
+    return mod.set_up_globals.get(name, first) < first
 
 
 def reassigned_between_calls(mod) -> set[str]:

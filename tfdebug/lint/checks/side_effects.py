@@ -194,10 +194,24 @@ def _init_containers(mod, cls: ast.ClassDef | None) -> set[str]:
     return names - other
 
 
+# the mutating methods of list, dict, set and deque that return None
+_RETURN_NONE = MUTATORS - {"pop", "popitem", "popleft", "setdefault"}
+
+
+def _result_assigned(w, node) -> bool:
+    """Is the call's result assigned (``updates, state = optimizer.update(...)``)? A list,
+    dict or set method that returns None would leave nothing to assign: the receiver is some
+    other object with a method of that name, not a container."""
+    return isinstance(w.statement, (ast.Assign, ast.AnnAssign)) and w.statement.value is node
+
+
 def mutator_call(w, node, name, args_kinds):
     """``outside.append(x)``: once per trace. In a loop over a tensor, appending to a list made
     before the loop is the out-of-scope-tensor case (TFD115) instead."""
     mod, func = w.mod, node.func
+    if isinstance(func, ast.Attribute) and func.attr in _RETURN_NONE and _result_assigned(
+            w, node):
+        return
     if isinstance(func, ast.Attribute) and func.attr in MUTATORS and isinstance(
             func.value, ast.Name):
         owner = func.value.id

@@ -1,0 +1,201 @@
+"""Static-shape categories and signature refusals, decided from TensorFlow's state.
+
+unknown-shape / unknown-length are claimed only when the user's line really holds an unknown
+static shape (read from the user's frame, not from the shapes TensorFlow's message lists);
+a loaded SavedModel's refused call is categorised from its saved traces (the raise site's
+frame). Each positive test has a near miss that must not get the category.
+"""
+import tempfile
+
+import pytest
+import tensorflow as tf
+
+from tfdebug import _tf
+from tfdebug.diagnosis import diagnose
+
+
+def _diagnosis(fn, *args):
+    with pytest.raises(Exception) as info:
+        fn(*args)
+    return diagnose(info.value)
+
+
+def _no_size():
+    return None
+
+
+@tf.function(input_signature=[tf.TensorSpec([2, 3], tf.float32)])
+def _none_from_elsewhere(x):
+    n = _no_size()
+    return tf.zeros([x.shape[0], n])
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+def _batch_dim_as_size(x):
+    return tf.zeros([x.shape[0], 3])
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+def _literal_none(x):
+    return tf.ones([x.shape[1], None])
+
+
+def test_a_known_shape_index_is_not_blamed_for_a_none_from_elsewhere():
+    d = _diagnosis(_none_from_elsewhere, tf.ones([2, 3]))
+    assert d is not None and d.category not in ("unknown-length", "unknown-shape"), d
+    assert d.line is not None
+
+
+def test_an_unknown_shape_index_is_still_unknown_length():
+    d = _diagnosis(_batch_dim_as_size, tf.ones([2, 3]))
+    assert d.recipe is not None and d.recipe.id == "TFD121" and d.category == "unknown-length"
+    assert d.shapes == ("x.shape[0] is None while tracing",)
+
+
+def test_unknown_dims_beside_the_cause_do_not_make_it_unknown_shape():
+    # x's batch dimension is unknown, but the line reads only x.shape[1] (3): the None is
+    # the literal the user wrote.
+    d = _diagnosis(_literal_none, tf.ones([2, 3]))
+    assert d is not None and d.category not in ("unknown-length", "unknown-shape"), d
+
+
+_dense = tf.keras.layers.Dense(2)
+_dense_rank = tf.keras.layers.Dense(2)
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
+def _dense_unknown_last(x):
+    return _dense(x)
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+def _dense_rank_one(x):
+    return _dense_rank(tf.reshape(x, [-1]))
+
+
+def test_keras_weights_from_an_unknown_dimension_are_unknown_shape():
+    d = _diagnosis(_dense_unknown_last, tf.ones([2, 3]))
+    assert d.recipe is not None and d.recipe.id == "TFD173" and d.category == "unknown-shape"
+    assert d.code == "return _dense(x)"
+    # which operand, which dimension: read from the traced function's frame
+    assert d.shapes == ("x: static shape (None, None), dimensions 0, 1 unknown",)
+    assert "  shape:  x: static shape (None, None)" in d.note()
+
+
+def test_a_keras_rank_error_is_not_unknown_shape():
+    d = _diagnosis(_dense_rank_one, tf.ones([2, 3]))
+    assert d is not None and d.category != "unknown-shape", d
+    assert d.recipe is None or d.recipe.id != "TFD173", d
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+def _split_by_tensor(x):
+    return tf.split(x, num_or_size_splits=tf.shape(x)[0])
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+def _unstack_batch(x):
+    return tf.unstack(x)
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+def _split_uneven(x):
+    return tf.split(x, 2, axis=1)
+
+
+def test_a_piece_count_unknown_while_tracing_is_unknown_shape():
+    for fn in (_split_by_tensor, _unstack_batch):
+        d = _diagnosis(fn, tf.ones([2, 3]))
+        assert d.recipe is not None and d.recipe.id == "TFD174" and d.category == "unknown-shape", d
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+def _ensure_other_width(x):
+    return tf.ensure_shape(x, [None, 4])
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+def _set_other_width(x):
+    x.set_shape([2, 4])
+    return x
+
+
+def test_a_contradicted_known_dimension_is_not_unknown_shape():
+    # TensorFlow's message lists the unknown batch dimension (`[?,3]`); the cause is the 3.
+    for fn in (_ensure_other_width, _set_other_width):
+        d = _diagnosis(fn, tf.ones([2, 3]))
+        assert d is not None and d.category not in ("unknown-shape", "unknown-length"), d
+
+
+def test_a_known_count_that_does_not_divide_is_not_unknown_shape():
+    d = _diagnosis(_split_uneven, tf.ones([2, 3]))
+    assert d is not None and d.category != "unknown-shape", d
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+def _assert_defined(x):
+    x.shape.assert_is_fully_defined()
+    return x
+
+
+@tf.function(input_signature=[tf.TensorSpec([2, 3], tf.float32)])
+def _assert_literal(x):
+    tf.TensorShape([None, 3]).assert_is_fully_defined()
+    return x
+
+
+def test_a_shape_raise_site_with_an_unknown_operand_is_unknown_shape_without_a_recipe():
+    d = _diagnosis(_assert_defined, tf.ones([2, 3]))
+    assert d.recipe is None and d.category == "unknown-shape", d
+
+
+def test_the_same_raise_site_without_an_unknown_operand_gets_no_category():
+    d = _diagnosis(_assert_literal, tf.ones([2, 3]))
+    assert d.recipe is None and d.category is None, d
+
+
+class _Doubler(tf.Module):
+    @tf.function
+    def __call__(self, x):
+        return x * 2.0
+
+
+@pytest.fixture(scope="module")
+def loaded():
+    module = _Doubler()
+    module(tf.ones([2, 3]))  # the one trace that is saved
+    folder = tempfile.mkdtemp()
+    tf.saved_model.save(module, folder)
+    return tf.saved_model.load(folder)
+
+
+def test_a_loaded_function_refusing_a_shape_is_named_with_its_saved_traces(loaded):
+    d = _diagnosis(loaded, tf.ones([2, 4]))
+    assert d.recipe is not None and d.recipe.id == "TFD217" and d.category == "retracing"
+    assert d.code == "fn(*args)"
+
+
+def test_a_loaded_function_refusing_a_dtype_is_dtype_mismatch(loaded):
+    d = _diagnosis(loaded, tf.ones([2, 3], tf.int32))
+    assert d.recipe is not None and d.recipe.id == "TFD218" and d.category == "dtype-mismatch"
+
+
+def test_a_loaded_function_refusing_a_shape_and_a_dtype_gets_neither_recipe(loaded):
+    d = _diagnosis(loaded, tf.ones([2, 4], tf.int32))
+    assert d is not None and (d.recipe is None or d.recipe.id == "TFD218"), d
+    d = _diagnosis(loaded, tf.ones([2, 4]), tf.ones([2, 4]))
+    assert d is not None and (d.recipe is None or d.recipe.id not in ("TFD217", "TFD218")), d
+
+
+def test_outside_the_supported_versions_a_refused_call_stays_generic(loaded, monkeypatch):
+    from tfdebug._tf import saved_calls
+    monkeypatch.setattr(saved_calls, "version_supported", lambda: False)
+    d = _diagnosis(loaded, tf.ones([2, 4]))
+    assert d is not None and d.recipe is None and d.category is None, d
+
+
+def test_the_saved_trace_reader_answers_nothing_for_other_errors():
+    try:
+        raise ValueError("Could not find matching concrete function to call loaded from the SavedModel")
+    except ValueError as exc:
+        assert _tf.restored_call_mismatch((exc,)) is None

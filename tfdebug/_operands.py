@@ -1,0 +1,192 @@
+"""The static shapes of the operands at the user's line, read from its frame after a failure.
+
+TensorFlow's message lists shapes (``[?,3]``), but which ``?`` is the cause it does not say.
+The user's frame (kept by the traceback) still holds the operands: for every tensor the
+line names and every ``x.shape`` / ``x.shape[i]`` it reads, the static shape TensorFlow saw
+while tracing. Only names and attribute chains are resolved, never called: an attribute is
+read from an object's ``__dict__`` (no user property runs), and ``.shape`` only on
+TensorFlow's and Keras' own tensor classes.
+
+Example::
+
+    frame = user_frame(exc, location.file, location.line)
+    for text, value in line_shapes(frame, location.file, location.line):
+        print(text, value)          # "x.shape[1]" None, "x" TensorShape([None, None])
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+
+from . import _tf
+from ._extract import chain_of, tb_frames
+from ._source import line_nodes, module_tree, statement_at
+
+_MISSING = object()
+_TENSOR_MODULES = ("tensorflow.", "keras.", "tf_keras.")
+
+
+def user_frame(exc: BaseException, file: str, line: int):
+    """The innermost frame of ``exc``'s chain running ``file:line`` (a frame of AutoGraph's
+    generated code counts when its source map leads there), else None."""
+    for member in chain_of(exc):
+        for frame, lineno in reversed(tb_frames(member)):
+            filename = frame.f_code.co_filename
+            if filename == file and lineno == line:
+                return frame
+            if _tf.is_generated_file(filename) and _tf.frame_origin(frame, lineno) == (file, line):
+                return frame
+    return None
+
+
+def _tensor_like(value) -> bool:
+    module = getattr(type(value), "__module__", "") or ""
+    return module.startswith(_TENSOR_MODULES) and hasattr(type(value), "shape") \
+        and hasattr(value, "dtype")
+
+
+def _static(value):
+    """``value``'s static shape (a TensorShape or a tuple), or _MISSING."""
+    if not _tensor_like(value):
+        return _MISSING
+    try:
+        return value.shape
+    except Exception:  # noqa: BLE001 - a tensor whose shape cannot be read says nothing
+        return _MISSING
+
+
+def _resolve(node: ast.AST, frame):
+    """The value of a name or attribute chain in ``frame``, without running user code."""
+    if isinstance(node, ast.Name):
+        for scope in (frame.f_locals, frame.f_globals):
+            if node.id in scope:
+                return scope[node.id]
+        return _MISSING
+    if isinstance(node, ast.Attribute):
+        base = _resolve(node.value, frame)
+        if base is _MISSING:
+            return _MISSING
+        if node.attr == "shape":
+            return _static(base)
+        try:
+            value = inspect.getattr_static(base, node.attr)
+        except AttributeError:
+            return _MISSING
+        return value if not hasattr(type(value), "__get__") or _tensor_like(value) else _MISSING
+    return _MISSING
+
+
+def _index(node: ast.AST) -> int | None:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _index(node.operand)
+        return -inner if inner is not None else None
+    return None
+
+
+def dims(shape) -> list | None:
+    """A static shape as a list of ints and Nones; None for an unknown rank."""
+    if isinstance(shape, tuple):
+        return list(shape)
+    rank = getattr(shape, "rank", None)
+    if rank is None:
+        return None
+    try:
+        return list(shape.as_list())
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def line_shapes(frame, file: str, line: int) -> list[tuple[str, object]]:
+    """(source text, static value) for each ``x.shape[i]`` (a dim: int or None), ``x.shape``
+    and tensor named at ``file:line`` that ``frame`` can resolve."""
+    tree = module_tree(file)
+    stmt = statement_at(tree, line) if tree is not None and frame is not None else None
+    if stmt is None:
+        return []
+    nodes = line_nodes(stmt, line)
+    # `x.shape[i]` is judged by that dim, `x.shape` by the shape: not by x's other dims.
+    covered = {id(node.value) for node in nodes
+               if isinstance(node, ast.Attribute) and node.attr == "shape"}
+    covered |= {id(node.value) for node in nodes if isinstance(node, ast.Subscript)
+                and isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
+                and _index(node.slice) is not None}
+    out, seen = [], set()
+    for node in nodes:
+        if id(node) in covered:
+            continue
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
+                and node.value.attr == "shape" and _index(node.slice) is not None:
+            shape = _resolve(node.value, frame)
+            value = dims(shape) if shape is not _MISSING else _MISSING
+            if value is _MISSING:
+                continue
+            index = _index(node.slice)
+            if value is None or not -len(value) <= index < len(value):
+                continue  # an unknown rank, or an index out of range: TensorFlow says so
+            item = (ast.unparse(node), value[index])
+        elif isinstance(node, (ast.Name, ast.Attribute)):
+            value = _resolve(node, frame)
+            if not (isinstance(node, ast.Attribute) and node.attr == "shape"):
+                value = _static(value)  # a tensor named at the line: its shape
+            if value is _MISSING:
+                continue
+            item = (ast.unparse(node), value)
+        else:
+            continue
+        if item[0] not in seen:
+            seen.add(item[0])
+            out.append(item)
+    return out
+
+
+def shape_indexes_known(exc: BaseException, location) -> bool:
+    """True when every ``x.shape[i]`` at ``location``'s line is a known int in the user's
+    frame: a None TensorFlow refused there came from somewhere else."""
+    tree = module_tree(location.file)
+    stmt = statement_at(tree, location.line) if tree is not None else None
+    if stmt is None:
+        return False
+    written = {ast.unparse(node) for node in line_nodes(stmt, location.line)
+               if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)
+               and node.value.attr == "shape"}
+    if not written:
+        return False
+    read = dict(line_shapes(user_frame(exc, location.file, location.line), location.file, location.line))
+    return all(isinstance(read.get(text), int) for text in written)
+
+
+def unknown_operands(exc: BaseException, location) -> tuple[str, ...]:
+    """What the user's line holds of unknown static shape: ``("x: static shape (None,
+    None), dimensions 0, 1 unknown",)``; empty when nothing there is unknown or readable."""
+    frame = user_frame(exc, location.file, location.line)
+    return tuple(describe(text, value) for text, value in line_shapes(frame, location.file, location.line)
+                 if is_unknown(value))
+
+
+def is_unknown(value) -> bool:
+    """True for a dim that is None, or a shape of unknown rank or with a None dim."""
+    if value is None:
+        return True
+    if isinstance(value, int):
+        return False
+    known = dims(value)
+    return known is None or any(d is None for d in known)
+
+
+def describe(text: str, value) -> str:
+    """``x: static shape (None, 3), dimension 0 unknown`` and the like."""
+    if value is None or isinstance(value, int):
+        return f"{text} is {value} while tracing"
+    known = dims(value)
+    if known is None:
+        return f"{text}: static shape of unknown rank"
+    shape = "(" + ", ".join(str(d) for d in known) + ("," if len(known) == 1 else "") + ")"
+    unknown = [str(i) for i, d in enumerate(known) if d is None]
+    what = f", dimension{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} unknown" if unknown else ""
+    return f"{text}: static shape {shape}{what}"
+
+
+__all__ = ["describe", "dims", "is_unknown", "line_shapes", "shape_indexes_known", "unknown_operands",
+           "user_frame"]
