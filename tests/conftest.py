@@ -45,6 +45,18 @@ def switches_restored():
         pytest.fail("switches not restored: " + "; ".join(problems))
 
 
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory):
+    """The checkout built as a wheel, once per session (test_wheel, test_lint_no_tf)."""
+    import subprocess
+
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                    "-q", "-w", str(out), ROOT], check=True, capture_output=True, text=True)
+    (path,) = out.glob("tfdebug-*.whl")
+    return path
+
+
 def run_tfdebug(*args, cwd=None, input=None, timeout=300, env=None):
     """Run ``python -m tfdebug ARGS`` in a real subprocess; return CompletedProcess."""
     import subprocess

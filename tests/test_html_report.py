@@ -91,7 +91,7 @@ def test_saved_json_renders_the_same_page_as_the_live_report(tmp_path):
     assert [len(e["reasons"]) > 0 for e in saved["events"]] == [False, True, True, True]
 
 
-def test_page_of_a_failing_run_and_the_report_command(tmp_path):
+def test_page_of_a_failing_run_and_the_report_command(forked_python, tmp_path):
     script = tmp_path / "train.py"
     script.write_text(textwrap.dedent('''
         import tensorflow as tf
@@ -111,8 +111,8 @@ def test_page_of_a_failing_run_and_the_report_command(tmp_path):
 
         check(tf.constant(1.0))
     '''))
-    proc = run_tfdebug("run", "--report", str(tmp_path / "r.json"), "--html",
-                       str(tmp_path / "run.html"), str(script), cwd=str(tmp_path))
+    proc = forked_python(None, "run", "--report", tmp_path / "r.json", "--html",
+                         tmp_path / "run.html", script, cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr[-3000:]
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["status"] == "error" and data["wall_seconds"] > 0 and data["keras"]
@@ -157,13 +157,13 @@ OWN_ERROR = textwrap.dedent('''
 ''')
 
 
-def test_a_failed_run_records_its_own_exception_without_a_diagnosis(tmp_path):
+def test_a_failed_run_records_its_own_exception_without_a_diagnosis(forked_python, tmp_path):
     """A script ending in its own exception raised inside a tf.function (no recipe applies):
     the report says what failed, where and when, and the page shows it, escaped."""
     script = tmp_path / "train.py"
     script.write_text(OWN_ERROR)
-    proc = run_tfdebug("run", "--report", str(tmp_path / "r.json"), "--html",
-                       str(tmp_path / "r.html"), str(script), cwd=str(tmp_path))
+    proc = forked_python(None, "run", "--report", tmp_path / "r.json", "--html",
+                         tmp_path / "r.html", script, cwd=tmp_path)
     assert proc.returncode == 1 and "BadBatch: want 3 rows" in proc.stderr, proc.stderr[-3000:]
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["status"] == "error"

@@ -168,8 +168,9 @@ def test_multi_worker_mirrored_strategy_two_workers(tmp_path):
 
 # -- the distribute recipes: before raises (and is diagnosed), after runs -----------------
 
-# Each snippet configures devices, so each needs a TensorFlow runtime of its own: one
-# process imports TensorFlow once and forks a fresh child per snippet (a second each).
+# Each snippet configures devices, so each needs a TensorFlow runtime of its own: the runner
+# (a fork of the case server: TensorFlow imported, its runtime unstarted) forks a fresh child
+# per snippet (a second each).
 _RUNNER = textwrap.dedent('''
     import json, os, runpy, signal, sys
     os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
@@ -208,11 +209,25 @@ _RUNNER = textwrap.dedent('''
 ''')
 
 
-@pytest.fixture(scope="module")
-def distribute_snippets(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("distribute")
-    proc = subprocess.run([sys.executable, "-c", _RUNNER, str(folder)], capture_output=True,
-                          text=True, timeout=600, env=_env(), cwd=ROOT)
+@pytest.fixture
+def distribute_snippets(request, tmp_path_factory):
+    """The distribute recipes' snippets run once per session: {"ID before|after": result}."""
+    cached = request.config.stash.get(_SNIPPETS, None)
+    if cached is None:
+        cached = _run_snippets(request.getfixturevalue("forked_python"),
+                               tmp_path_factory.mktemp("distribute"))
+        request.config.stash[_SNIPPETS] = cached
+    return cached
+
+
+_SNIPPETS = pytest.StashKey()
+
+
+def _run_snippets(forked_python, folder):
+    assert "TF_CONFIG" not in os.environ, "a cluster spec would make the snippets multi-worker"
+    runner = folder / "runner.py"
+    runner.write_text(_RUNNER)
+    proc = forked_python(runner, folder, cwd=ROOT, timeout=600)
     line = next((line for line in proc.stdout.splitlines() if line.startswith("RESULT")), None)
     assert line, proc.stderr[-3000:]
     return json.loads(line[len("RESULT"):])

@@ -5,14 +5,14 @@ import subprocess
 
 import pytest
 
-from test_wheel import _fresh_venv, wheel  # noqa: F401  (the wheel fixture, built once)
+from test_wheel import _fresh_venv
 
 BAD = ("import tensorflow as tf\n\n@tf.function\ndef step(x):\n    if x > 0:\n"
        "        x = x - 1\n    return x.numpy()\n")
 
 
 @pytest.fixture(scope="module")
-def bare_python(wheel, tmp_path_factory):  # noqa: F811  (the imported fixture)
+def bare_python(wheel, tmp_path_factory):
     """A venv holding the wheel and its table dependency, and no TensorFlow or NumPy."""
     import tabulate
 
@@ -117,19 +117,56 @@ def test_from_a_checkout_the_advice_names_its_extras(tmp_path):
     assert proc.stderr.strip() == "tfdebug: error: `tfdebug doctor` " + expected
 
 
-@pytest.mark.parametrize("first", ["tfdebug.modes", "tfdebug.explainer", "tfdebug._tf",
-                                   "tfdebug.trace_log", "tfdebug.diagnosis"])
-def test_with_tensorflow_the_face_is_whole_after_any_runtime_import(first, tmp_path):
-    """Importing a runtime module first leaves every public name the public object (no module
-    shadows a function); no import error is swallowed on the way (ImportWarning is an error)."""
+FIRST_IMPORTS = ["tfdebug.modes", "tfdebug.explainer", "tfdebug._tf", "tfdebug.trace_log",
+                 "tfdebug.diagnosis"]
+
+# One process with ImportWarning as an error imports TensorFlow (tfdebug stays unimported),
+# then forks a child per first import: each child imports tfdebug from scratch in its order.
+_FACES = """
+import json, os, sys, traceback
+import tensorflow
+for first in sys.argv[1:]:
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        try:
+            __import__(first)
+            import tfdebug
+            result = {"face": [type(tfdebug.eager).__name__, tfdebug.diagnose.__module__,
+                               tfdebug.trace_logger.__module__, tfdebug.compare.__module__]}
+        except BaseException:
+            result = {"error": traceback.format_exc()}
+        with os.fdopen(write, "w") as fh:
+            json.dump(result, fh)
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as fh:
+        data = fh.read()
+    os.waitpid(pid, 0)
+    print("FACE", first, data or json.dumps({"error": "the child died"}))
+"""
+
+
+@pytest.fixture(scope="module")
+def faces(tmp_path_factory):
+    """first import -> what the face of tfdebug is after it (or the error it raised)."""
+    import json
     import sys
 
-    code = (f"import {first}, sys, tfdebug; "
-            "print(type(tfdebug.eager).__name__, tfdebug.diagnose.__module__, "
-            "tfdebug.trace_logger.__module__, tfdebug.compare.__module__)")
-    proc = subprocess.run([sys.executable, "-W", "error::ImportWarning", "-c", code],
-                          capture_output=True, text=True, cwd=str(tmp_path), timeout=300,
+    proc = subprocess.run([sys.executable, "-W", "error::ImportWarning", "-c", _FACES,
+                           *FIRST_IMPORTS], capture_output=True, text=True, timeout=300,
+                          cwd=str(tmp_path_factory.mktemp("faces")),
                           env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.split() == ["type", "tfdebug.diagnosis", "tfdebug.trace_log",
-                                 "tfdebug.comparison"]
+    return {line.split()[1]: json.loads(line.split(None, 2)[2])
+            for line in proc.stdout.splitlines() if line.startswith("FACE ")}
+
+
+@pytest.mark.parametrize("first", FIRST_IMPORTS)
+def test_with_tensorflow_the_face_is_whole_after_any_runtime_import(first, faces):
+    """Importing a runtime module first leaves every public name the public object (no module
+    shadows a function); no import error is swallowed on the way (ImportWarning is an error)."""
+    assert "error" not in faces[first], faces[first]["error"][-2000:]
+    assert faces[first]["face"] == ["type", "tfdebug.diagnosis", "tfdebug.trace_log",
+                                    "tfdebug.comparison"]

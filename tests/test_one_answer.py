@@ -1,7 +1,12 @@
 """Tools that agree and results that show themselves: the debugger front ends stop at the
 line the diagnosis blames, quitting a debugger is one line, tfdebug's own errors and pasted
 text get the right answer, results display themselves, and the small conveniences
-(``--version``, ``run -m``, bare ``@tfdebug.eager``, ``cell N``)."""
+(``--version``, ``run -m``, bare ``@tfdebug.eager``, ``cell N``).
+
+Scripts whose Python-level output is checked run in forks of the case server
+(``forked_python``: TensorFlow imported once); the two that check that TensorFlow's own C++
+log stays quiet run as real processes, which read ``TF_CPP_MIN_LOG_LEVEL`` (2: errors shown)
+when TensorFlow starts."""
 import os
 import subprocess
 import sys
@@ -52,9 +57,10 @@ def _tfdebug(*args, stdin="", cwd=None):
                           timeout=300)
 
 
-def test_pdb_stops_at_the_line_the_diagnosis_blames(tmp_path):
+def test_pdb_stops_at_the_line_the_diagnosis_blames(forked_python, tmp_path):
     (tmp_path / "loop.py").write_text(APPEND)
-    proc = _tfdebug("run", "--pdb", "loop.py", stdin="p i\nq\n", cwd=tmp_path)
+    proc = forked_python(None, "run", "--pdb", "loop.py", input="p i\nq\n", cwd=tmp_path,
+                         env={"NO_COLOR": "1"})
     out = proc.stdout + proc.stderr
     assert "--> loop.py:7 in evaluate" in out                 # the diagnosis ...
     assert "Stopping at loop.py:7 in evaluate, the line the diagnosis blames" in out
@@ -74,9 +80,10 @@ def test_quit_at_a_graph_breakpoint_is_one_line_and_no_diagnosis(tmp_path):
     assert "op_kernel" not in proc.stderr and "generic" not in proc.stderr
 
 
-def test_quit_at_an_eager_breakpoint_or_at_pdb_is_one_line(tmp_path):
+def test_quit_at_an_eager_breakpoint_or_at_pdb_is_one_line(forked_python, tmp_path):
     (tmp_path / "bp.py").write_text(BREAKPOINT)
-    proc = _tfdebug("run", "--eager", "bp.py", stdin="p y\nq\n", cwd=tmp_path)
+    proc = forked_python(None, "run", "--eager", "bp.py", input="p y\nq\n", cwd=tmp_path,
+                         env={"NO_COLOR": "1"})
     assert "numpy=6.0>" in proc.stdout
     assert proc.stderr.strip().splitlines()[-1:] == ["tfdebug: quit from the debugger (q)"]
     assert "Traceback" not in proc.stderr and "BdbQuit" not in proc.stderr
@@ -102,6 +109,9 @@ def test_tfdebugs_own_errors_are_not_diagnosed():
     assert diagnosis.diagnose(info.value) is None
 
 
+# The inner session loads the plugin this process imported already (see test_pytest_plugin).
+@pytest.mark.filterwarnings(
+    "ignore:Module already imported so cannot be rewritten:pytest.PytestAssertRewriteWarning")
 def test_pytest_explain_adds_nothing_under_a_retracing_error(pytester):
     pytester.makepyfile(textwrap.dedent("""\
         import tensorflow as tf
@@ -116,12 +126,12 @@ def test_pytest_explain_adds_nothing_under_a_retracing_error(pytester):
                 scale(tf.ones(2), 1.0)
                 scale(tf.ones(2), 2.0)
     """))
-    result = pytester.runpytest_subprocess("--tfdebug-explain", "-p", "no:cacheprovider")
+    result = pytester.runpytest_inprocess("--tfdebug-explain", "-p", "no:cacheprovider")
     out = result.stdout.str()
     assert "RetracingError" in out and "knows no cause" not in out and "generic" not in out
 
 
-def test_a_recipes_when_holds_for_pasted_text(tmp_path):
+def test_a_recipes_when_holds_for_pasted_text(forked_python, tmp_path):
     proc = _tfdebug("explain", "Using a symbolic tf.Tensor as a Python bool is not allowed")
     assert proc.stdout.startswith("TFD101 "), proc.stdout  # not TFD167 (when: keras-loop)
     script = tmp_path / "kl.py"
@@ -137,8 +147,7 @@ def test_a_recipes_when_holds_for_pasted_text(tmp_path):
 
         scores(tf.ones((2, 3)))
     """))
-    failed = subprocess.run([sys.executable, str(script)], text=True, capture_output=True,
-                            env=ENV, timeout=300)
+    failed = forked_python(script, cwd=tmp_path, env={"NO_COLOR": "1"})
     assert failed.returncode == 1
     pasted = _tfdebug("explain", "-", stdin=failed.stderr)   # the whole traceback, on stdin
     assert pasted.stdout.startswith("TFD167 "), pasted.stdout + pasted.stderr
@@ -215,7 +224,7 @@ def test_version():
     assert proc.returncode == 0 and proc.stdout.strip() == f"tfdebug {tfdebug.__version__}"
 
 
-def test_run_module_like_python_m(tmp_path):
+def test_run_module_like_python_m(forked_python, tmp_path):
     package = tmp_path / "pkg"
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -230,7 +239,8 @@ def test_run_module_like_python_m(tmp_path):
 
         g(tf.constant(1))
     """))
-    proc = _tfdebug("run", "--report", "r.json", "-m", "pkg", "--flag", "a", cwd=tmp_path)
+    proc = forked_python(None, "run", "--report", "r.json", "-m", "pkg", "--flag", "a",
+                         cwd=tmp_path, env={"NO_COLOR": "1"})
     assert proc.returncode == 1
     assert "argv ['--flag', 'a'] __main__ pkg True" in proc.stdout
     assert "TFD118" in proc.stderr and "pkg/__main__.py:7 in g" in proc.stderr

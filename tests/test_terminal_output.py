@@ -120,15 +120,17 @@ def _ic_lines(text: str) -> list[str]:
             if re.sub(r"\x1b\[[0-9;]*m", "", line).startswith("ic|")]
 
 
-def _ic_output(tmp_path, tty: bool) -> list[str]:
+def _ic_output(tmp_path, tty: bool, forked_python=None) -> list[str]:
+    """The ic lines of IC_SCRIPT's stderr: a pty (a real process: its stderr is the terminal),
+    else a file (a fork of the case server, as a pipe: no terminal)."""
     script = tmp_path / "ic_script.py"  # a file: icecream reads the call's source
     script.write_text(IC_SCRIPT)
+    if not tty:
+        proc = forked_python(script, cwd=tmp_path, env={"TERM": "xterm"})
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        return _ic_lines(proc.stderr)
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", TERM="xterm")
     env.pop("NO_COLOR", None)
-    if not tty:
-        proc = subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
-                              text=True, timeout=300)
-        return _ic_lines(proc.stderr)
     import pty
 
     parent, child = pty.openpty()
@@ -151,11 +153,12 @@ def _ic_output(tmp_path, tty: bool) -> list[str]:
     return _ic_lines(b"".join(chunks).decode())
 
 
-def test_ic_is_coloured_on_a_terminal_and_plain_under_no_color_term_dumb_or_a_pipe(tmp_path):
+def test_ic_is_coloured_on_a_terminal_and_plain_under_no_color_term_dumb_or_a_pipe(
+        forked_python, tmp_path):
     terminal = _ic_output(tmp_path, tty=True)
     assert len(terminal) == 3, terminal
     assert "\x1b[" in terminal[0]                                    # icecream's colours
     assert "\x1b[" not in terminal[1] and "3 + 4: 7" in terminal[1]  # NO_COLOR
     assert "\x1b[" not in terminal[2] and "5 + 6: 11" in terminal[2]  # TERM=dumb
-    piped = _ic_output(tmp_path, tty=False)
+    piped = _ic_output(tmp_path, tty=False, forked_python=forked_python)
     assert piped == ["ic| 1 + 2: 3", "ic| 3 + 4: 7", "ic| 5 + 6: 11"], piped

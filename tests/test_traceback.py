@@ -7,7 +7,6 @@ import pytest
 import tensorflow as tf
 
 from tfdebug import _tf, _traceback
-from conftest import run_tfdebug
 
 explain_module = importlib.import_module("tfdebug.explainer")
 
@@ -49,15 +48,16 @@ def test_source_map_fallback_leaves_frames_unmapped():
     assert _tf.autograph_source_maps(object()) == []
 
 
-def test_run_shows_user_frames_and_tfdebug_off_shows_tensorflows_traceback(tmp_path):
+def test_run_shows_user_frames_and_tfdebug_off_shows_tensorflows_traceback(
+        forked_python, tmp_path):
     script = tmp_path / "branch.py"
     script.write_text("import tensorflow as tf\n\n@tf.function\ndef f(x):\n    if x > 0:\n"
                       "        y = x * 2\n    return y\n\nf(tf.constant(1.0))\n")
-    shown = run_tfdebug("run", str(script))
+    shown = forked_python(None, "run", script, cwd=tmp_path)
     assert shown.returncode == 1
     assert f'File "{script}", line 5, in f  (converted by AutoGraph)' in shown.stderr
     assert "__autograph_generated_file" not in shown.stderr
-    plain = run_tfdebug("run", str(script), env={"TFDEBUG": "off"})
+    plain = forked_python(None, "run", script, cwd=tmp_path, env={"TFDEBUG": "off"})
     assert plain.returncode == 1 and "__autograph_generated_file" in plain.stderr
     assert "converted by AutoGraph" not in plain.stderr and "tfdebug" not in plain.stderr
 
@@ -94,14 +94,14 @@ def test_a_thread_s_uncaught_error_is_cleaned_like_the_main_thread_s(capsys, mon
     assert "tfdebug TFD155 branch-mismatch" in err
 
 
-def test_op_definition_stack_in_a_run_time_error_shows_no_tfdebug_frames(tmp_path):
+def test_op_definition_stack_in_a_run_time_error_shows_no_tfdebug_frames(forked_python, tmp_path):
     # TensorFlow writes the stack that defined the failing op into the message; under
     # `tfdebug run` that stack passes through the runner and the trace hook. The text
     # shown leaves those out, as it does in the traceback; the exception keeps them.
     script = tmp_path / "script.py"
     script.write_text("import tensorflow as tf\n\n@tf.function(input_signature=[tf.TensorSpec([None])])\n"
                       "def f(x):\n    return tf.reshape(x, [2, 3])\n\nf(tf.ones([4]))\n")
-    proc = run_tfdebug("run", str(script))
+    proc = forked_python(None, "run", script, cwd=tmp_path)
     assert "defined at (most recent call last):" in proc.stderr, proc.stderr[-2000:]
     block = proc.stderr.split("defined at (most recent call last):")[1].split("Input to reshape")[0]
     assert f'File "{script}", line 5, in f' in block and f'File "{script}", line 7, in <module>' in block

@@ -5,19 +5,6 @@ import sys
 import sysconfig
 import venv
 
-import pytest
-
-from conftest import ROOT
-
-
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(out), ROOT], check=True, capture_output=True, text=True)
-    (path,) = out.glob("tfdebug-*.whl")
-    return path
-
 
 def _fresh_venv(folder, wheel, with_tensorflow):
     venv.EnvBuilder(with_pip=False).create(folder)

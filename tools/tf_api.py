@@ -180,9 +180,16 @@ def _args(spec, shape, tf):
     return out
 
 
-def _call(fn, spec, shape, tf, extra=None):
+def _call(fn, spec, shape, tf, extra=None, memo=None):
     """``fn`` called on placeholders as ``spec`` says, in a fresh graph; None when TensorFlow
-    refuses the arguments."""
+    refuses the arguments. With ``memo`` (a dict per function), a probe already made is
+    answered from it: the same arguments build the same graph, so they give the same answer
+    (widening a dtype as a group and one argument alone is often the same probe)."""
+    if memo is not None:
+        key = (spec, shape, tuple(sorted((extra or {}).items(), key=lambda item: item[0])))
+        if key not in memo:
+            memo[key] = _call(fn, spec, shape, tf, extra)
+        return memo[key]
     with tf.Graph().as_default():
         try:
             args = _args(spec, shape, tf)
@@ -214,7 +221,7 @@ def _combos(n: int, lists: str = ""):
             yield combo
 
 
-def _probe_arity(fn, n, tf, extra, names=()):
+def _probe_arity(fn, n, tf, extra, names=(), memo=None):
     """Results of ``fn`` with ``n`` tensor arguments: [(spec, kind, size, out dtypes, follows,
     kept, shape)]; ``follows`` lists the arguments whose widening (float32 -> float64, int32 ->
     int64) widened the result, ``kept`` those whose widening left it alone."""
@@ -227,7 +234,7 @@ def _probe_arity(fn, n, tf, extra, names=()):
         for shape in SHAPES:
             results = []
             for combo in _combos(n, lists):
-                value = _call(fn, combo, shape, tf, extra)
+                value = _call(fn, combo, shape, tf, extra, memo)
                 if value is None or (isinstance(value, (list, tuple)) and not value):
                     continue  # refused, or an empty sequence (no kind to read from it)
                 kind, size = _classify(value, tf)
@@ -241,7 +248,7 @@ def _probe_arity(fn, n, tf, extra, names=()):
                     groups += [[i] for i, d in enumerate(combo) if d in WIDER]
                     for group in groups:
                         wide = tuple(WIDER[d] if i in group else d for i, d in enumerate(combo))
-                        widened = _call(fn, wide, shape, tf, extra)
+                        widened = _call(fn, wide, shape, tf, extra, memo)
                         w_outs = _dtypes_of(widened, tf) if widened is not None else None
                         if w_outs is not None:
                             (follows if w_outs != outs else kept).update(group)
@@ -278,8 +285,9 @@ def probe_function(fn, tf) -> dict | None:
     if varargs and not names:
         arities = range(1, 4)  # tf.meshgrid(*args): one to three tensors
     kinds, dtype, size, sample, results_all = {}, {}, None, None, []
+    memo: dict = {}  # this function's probes, each made once
     for n in arities:
-        results = _probe_arity(fn, n, tf, extra, names)
+        results = _probe_arity(fn, n, tf, extra, names, memo)
         if not results:
             continue
         results_all += results
@@ -309,7 +317,7 @@ def probe_function(fn, tf) -> dict | None:
         combo, shape = sample[0], sample[6]
         for pname, (pos, default, _) in dtype_params.items():
             wanted = "float64" if pname in ("dtype", "Tout") else "int64"
-            moved = _call(fn, combo, shape, tf, {**extra, pname: getattr(tf, wanted)})
+            moved = _call(fn, combo, shape, tf, {**extra, pname: getattr(tf, wanted)}, memo)
             if isinstance(moved, tf.Tensor) and moved.dtype.name == wanted:
                 entry["dtype_param"] = [pname, pos, default]
                 break
