@@ -14,6 +14,7 @@ import time
 
 import keras
 import numpy as np
+import pytest
 import tensorflow as tf
 
 from tfdebug._effects import running
@@ -32,7 +33,7 @@ def line_of(marker: str) -> int:
 
 
 def found(fn, *args):
-    with side_effect_guard(action="log") as guard:
+    with side_effect_guard(action="log", follow_calls=True) as guard:
         fn(*args)
     return sorted((f.recipe, f.line) for f in guard.findings if f.file == HERE)
 
@@ -53,6 +54,20 @@ def test_a_function_given_as_an_argument():
         return fn(x)
 
     assert found(apply, tf.constant(1.0), scale) == [("TFD302", line_of("param-fn"))]
+
+
+def test_by_default_the_guard_sets_no_hook_and_reads_only_the_source_it_can_resolve():
+    # following every call costs a trace hook for the whole trace: only when asked
+    @tf.function
+    def apply(x, fn):
+        assert not running.hooked()
+        return fn(x)
+
+    with side_effect_guard(action="log") as guard:
+        apply(tf.constant(1.0), scale)
+    assert [f for f in guard.findings if f.file == HERE] == []
+    with pytest.raises(TypeError, match="follow_calls"):
+        side_effect_guard(follow_calls="yes")
 
 
 def relu(x):
@@ -236,7 +251,7 @@ def test_the_hook_is_there_only_while_tracing_and_respects_a_tracer_in_place():
 
     assert not running.hooked()
     previous = sys.gettrace()
-    with side_effect_guard(action="log") as guard:
+    with side_effect_guard(action="log", follow_calls=True) as guard:
         step(tf.constant(1.0), scale)
         assert sys.gettrace() is previous and not running.hooked()
     assert [f.line for f in guard.findings if f.file == HERE] == [line_of("param-fn")]
@@ -245,7 +260,7 @@ def test_the_hook_is_there_only_while_tracing_and_respects_a_tracer_in_place():
         return None                 # recorder uses the profile hook meanwhile
     sys.settrace(tracer)
     try:
-        with side_effect_guard(action="log") as guard:
+        with side_effect_guard(action="log", follow_calls=True) as guard:
             step(tf.constant(1.0), lambda x: scale(x) + 1)
         assert sys.gettrace() is tracer
     finally:

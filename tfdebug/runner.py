@@ -657,7 +657,7 @@ def _runtime_checks(options: RunOptions) -> list:
         from .modes import eager
         checks.append(eager())
     from .side_effects import side_effect_guard
-    checks.append(side_effect_guard(action="warn"))
+    checks.append(side_effect_guard(action="warn", follow_calls=True))  # a debugging run: every call
     from .trace_log import trace_logger
     checks.append(trace_logger())
     return checks
