@@ -57,6 +57,14 @@ def wheel(tmp_path_factory):
     return path
 
 
+def marked_line(path: str, marker: str) -> int:
+    """The one line of ``path`` that ends with the comment ``# <marker>``."""
+    with open(path, encoding="utf-8") as fh:
+        hits = [n for n, text in enumerate(fh, 1) if text.rstrip().endswith(f"# {marker}")]
+    assert len(hits) == 1, marker
+    return hits[0]
+
+
 def run_tfdebug(*args, cwd=None, input=None, timeout=300, env=None):
     """Run ``python -m tfdebug ARGS`` in a real subprocess; return CompletedProcess."""
     import subprocess

@@ -20,19 +20,12 @@ import tfdebug
 from tfdebug import recipebook, report, tracing
 from tfdebug.side_effects import SideEffectError, SideEffectWarning, side_effect_guard
 
-from conftest import ROOT, run_tfdebug
+from conftest import marked_line, ROOT, run_tfdebug
 
 pytestmark = pytest.mark.smoke  # also run on the oldest supported TensorFlow
 
 HERE = os.path.abspath(__file__)
-_SOURCE = open(HERE, encoding="utf-8").read().splitlines()
-
-
-def line_of(marker: str) -> int:
-    """The line of this file that ends with the comment ``# <marker>``."""
-    hits = [n for n, text in enumerate(_SOURCE, 1) if text.rstrip().endswith(f"# {marker}")]
-    assert len(hits) == 1, marker
-    return hits[0]
+line_of = functools.partial(marked_line, HERE)  # the line ending with "# <marker>"
 
 
 def found(fn, *args, **guard_options):

@@ -20,16 +20,10 @@ import tensorflow as tf
 from tfdebug._effects import running
 from tfdebug.side_effects import side_effect_guard
 
-from conftest import run_tfdebug
+from conftest import marked_line, run_tfdebug
 
 HERE = os.path.abspath(__file__)
-_SOURCE = open(HERE, encoding="utf-8").read().splitlines()
-
-
-def line_of(marker: str) -> int:
-    hits = [n for n, text in enumerate(_SOURCE, 1) if text.rstrip().endswith(f"# {marker}")]
-    assert len(hits) == 1, marker
-    return hits[0]
+line_of = functools.partial(marked_line, HERE)  # the line ending with "# <marker>"
 
 
 def found(fn, *args):
