@@ -462,3 +462,50 @@ def test_an_unknown_call_beside_a_string_api_claims_no_category():
     """The line holds a call of unknown kind that may be the one that refused: no category."""
     d = diagnose(raised_by(tf.function(_path_beside_an_unknown_call), tf.constant(65)))
     assert d is not None and d.generic and d.category is None
+
+
+def _float_of(x):
+    return x * float(x)  # <- float
+
+
+def _math_sqrt_of(x):
+    import math
+    return x * math.sqrt(x[0])  # <- sqrt
+
+
+@pytest.mark.smoke
+@pytest.mark.parametrize("body, marker", [(_float_of, "<- float"), (_math_sqrt_of, "<- sqrt")],
+                         ids=["float", "math.sqrt"])
+def test_python_wanting_a_number_of_a_symbolic_tensor_is_numpy_in_graph(body, marker):
+    """float() or math.* refusing the tensor wants its value: AutoGraph leaves these calls to
+    Python when it does not convert the function (here, by request)."""
+    fn = tf.function(tf.autograph.experimental.do_not_convert(body))
+    d = diagnose(raised_by(fn, tf.constant([4.0, 9.0])))
+    assert d is not None and d.generic and d.category == "numpy-in-graph"
+    assert d.line == _line(body, marker)
+
+
+def _numpy_zeros_of_shape(x):
+    import numpy as np
+    return x + np.zeros(x.shape, "float32")  # <- zeros
+
+
+def _numpy_zeros_of_own_shape(x):
+    import numpy as np
+    n = None
+    return x + np.zeros(n, "float32")
+
+
+@pytest.mark.smoke
+def test_python_refusing_the_none_of_an_unknown_shape_read_at_the_line_is_unknown_shape():
+    fn = tf.function(_numpy_zeros_of_shape, input_signature=[tf.TensorSpec([None], tf.float32)])
+    d = diagnose(raised_by(fn, tf.ones([2])))
+    assert d is not None and d.category == "unknown-shape" and d.line == _line(_numpy_zeros_of_shape, "<- zeros")
+    assert any("dimension 0 unknown" in fact for fact in d.shapes), d.shapes
+
+
+@pytest.mark.smoke
+def test_a_none_the_line_does_not_read_from_a_shape_claims_no_shape_category():
+    fn = tf.function(_numpy_zeros_of_own_shape, input_signature=[tf.TensorSpec([None], tf.float32)])
+    d = diagnose(raised_by(fn, tf.ones([2])))
+    assert d is None or d.category not in ("unknown-shape", "unknown-length")
