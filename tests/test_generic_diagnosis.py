@@ -509,3 +509,37 @@ def test_a_none_the_line_does_not_read_from_a_shape_claims_no_shape_category():
     fn = tf.function(_numpy_zeros_of_own_shape, input_signature=[tf.TensorSpec([None], tf.float32)])
     d = diagnose(raised_by(fn, tf.ones([2])))
     assert d is None or d.category not in ("unknown-shape", "unknown-length")
+
+
+def _doubled_variable(x):
+    init = x * 2.0
+    return tf.Variable(init)  # <- variable
+
+
+def _xla_with_a_helper_variable(x):
+    return x * _doubled_variable(x)
+
+
+def _xla_with_an_inline_variable(x):
+    v = tf.Variable(x + 1.0)  # <- inline
+    return x * v
+
+
+@pytest.mark.smoke
+@pytest.mark.parametrize("body, where, marker", [
+    (_xla_with_a_helper_variable, _doubled_variable, "<- variable"),
+    (_xla_with_an_inline_variable, _xla_with_an_inline_variable, "<- inline")], ids=["helper", "inline"])
+def test_xla_variable_creation_is_blamed_at_the_variable_not_the_call(body, where, marker):
+    """TensorFlow raises at the call; the initial value's op stack leads to the variable."""
+    exc = raised_by(tf.function(body, jit_compile=True), tf.constant([1.0, 2.0]))
+    d = diagnose(exc)
+    assert d is not None and d.recipe.id == "TFD138" and d.category == "variable-creation"
+    assert d.line == _line(where, marker) and d.symptom is not None
+
+
+@pytest.mark.smoke
+def test_unlifted_variable_origins_is_empty_without_tensorflows_frame():
+    from tfdebug import _tf
+    assert _tf.unlifted_variable_origins([ValueError("x")]) == []
+    exc = raised_by(tf.function(_item_assignment), tf.constant([1.0]))
+    assert _tf.unlifted_variable_origins([exc]) == []

@@ -61,7 +61,7 @@ TAGS = (
     "signature-dtype",         # ... every saved trace refused an argument's dtype
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnosis.py's locators).
-LOCATORS = ("append-in-loop", "set-seed", "yield", "py-function", "keras-call-tf-function",
+LOCATORS = ("append-in-loop", "variable-initializer", "set-seed", "yield", "py-function", "keras-call-tf-function",
             "string-format", "keras-constructor", "return-value", "shape-binding",
             "generator-yield", "escape-store")
 

@@ -187,6 +187,34 @@ def refused_tensor_origin(chain) -> list[tuple[str, int, str]]:
     return _creation_stack(op) if op is not None else []
 
 
+def unlifted_variable_origins(chain) -> list[tuple[str, int, str]]:
+    """Where the initial values of the variables a tf.function's first call could not lift
+    were computed: (file, line, function), innermost first, the first variable's first.
+
+    ``Function._call`` keeps the ``(variable, initial value)`` pairs of its first trace in its
+    frame when it refuses them (XLA cannot run the cond-guarded initialisation); each initial
+    value is a graph tensor whose op's stack is the user's code that made it. [] when no
+    such frame is in the traceback.
+    """
+    for exc in chain:
+        tb = getattr(exc, "__traceback__", None)
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if code.co_name == "_call" and _file_tail(code.co_filename).endswith("polymorphic_function.py"):
+                pairs = tb.tb_frame.f_locals.get("initializers")
+                out = []
+                for pair in list(pairs or [])[:50] if isinstance(pairs, list) else ():
+                    init = pair[1] if isinstance(pair, tuple) and len(pair) == 2 else None
+                    try:
+                        op = init.op
+                    except Exception:  # noqa: BLE001 - an eager value or another layout: no stack
+                        continue
+                    out.extend(_creation_stack(op))
+                return out
+            tb = tb.tb_next
+    return []
+
+
 def leaked_graph_tensor(chain) -> bool:
     """Whether the refused tensor is one of a tf.function's graph, used where no graph is
     being built: kept from an earlier trace (an attribute, a list) and used in eager code."""
