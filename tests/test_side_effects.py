@@ -191,6 +191,22 @@ def test_tf_data_map_function_with_numpy_random():
     assert found(build) == [("TFD304", line_of("E:data"))]
 
 
+
+def test_next_of_a_captured_python_iterator_is_found_and_a_tf_data_iterators_is_not():
+    batches = iter([tf.constant([1.0]), tf.constant([2.0])])
+    pipeline = iter(tf.data.Dataset.from_tensor_slices([[1.0], [2.0]]))
+
+    @tf.function
+    def python_step(w):
+        return w + next(batches)  # E:next
+
+    @tf.function
+    def data_step(w):
+        return w + next(pipeline)
+
+    assert found(python_step, tf.constant([0.0])) == [("TFD312", line_of("E:next"))]
+    assert found(data_step, tf.constant([0.0])) == []
+
 # -- the Keras training flag ------------------------------------------------------------------
 
 def _dropout_model():
