@@ -543,3 +543,23 @@ def test_unlifted_variable_origins_is_empty_without_tensorflows_frame():
     assert _tf.unlifted_variable_origins([ValueError("x")]) == []
     exc = raised_by(tf.function(_item_assignment), tf.constant([1.0]))
     assert _tf.unlifted_variable_origins([exc]) == []
+
+
+def _tensor_array_of_dynamic_shape(x):
+    ta = tf.TensorArray(tf.float32, size=2, element_shape=tf.shape(x))
+    return ta.write(0, x).stack()
+
+
+@pytest.mark.smoke
+def test_a_tensor_tensorflow_itself_tried_to_iterate_is_not_blamed_as_iteration():
+    """TensorShape(t) tries iter(t), catches the refusal and fails on t as one dimension: the
+    refusal inside the chain is TensorFlow's probe, not the user's iteration."""
+    d = diagnose(raised_by(tf.function(_tensor_array_of_dynamic_shape), tf.ones([2, 2])))
+    assert d is not None and d.category != "tensor-iteration", d
+    assert d.line == inspect_line(_tensor_array_of_dynamic_shape, "element_shape")
+
+
+def inspect_line(fn, text):
+    import inspect
+    lines, first = inspect.getsourcelines(fn)
+    return first + next(i for i, t in enumerate(lines) if text in t)
