@@ -563,3 +563,29 @@ def inspect_line(fn, text):
     import inspect
     lines, first = inspect.getsourcelines(fn)
     return first + next(i for i, t in enumerate(lines) if text in t)
+
+
+def _build_dense_model(units):
+    import keras
+    inputs = keras.Input((4,))
+    return keras.Model(inputs, keras.layers.Dense(units)(inputs))  # <- model
+
+
+class _Box:
+    def __init__(self, value):
+        self.value = value
+
+
+def _boxed(x):
+    return _Box(x)  # <- box
+
+
+@pytest.mark.smoke
+def test_a_keras_object_returned_from_a_tf_function_is_keras_misuse_at_the_return():
+    """Which object TensorFlow refused is read from its raise site: a Keras one is Keras
+    state built at trace time; any other object keeps the plain return recipe."""
+    d = diagnose(raised_by(tf.function(_build_dense_model), 3))
+    assert d is not None and d.recipe.id == "TFD129" and d.category == "keras-misuse"
+    assert d.line == _line(_build_dense_model, "<- model")
+    d = diagnose(raised_by(tf.function(_boxed), tf.constant(1.0)))
+    assert d is not None and d.recipe.id == "TFD128" and d.line == _line(_boxed, "<- box")

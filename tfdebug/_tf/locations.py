@@ -187,6 +187,22 @@ def refused_tensor_origin(chain) -> list[tuple[str, int, str]]:
     return _creation_stack(op) if op is not None else []
 
 
+def refused_return_value(chain):
+    """The value a tf.function returned that TensorFlow could not make a graph output.
+
+    ``convert`` (framework/func_graph.py) holds it as ``x`` when it raises "must return zero
+    or more Tensors"; None when no such frame is in the traceback (another layout).
+    """
+    for exc in chain:
+        tb = getattr(exc, "__traceback__", None)
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if code.co_name == "convert" and _file_tail(code.co_filename) == "framework/func_graph.py":
+                return tb.tb_frame.f_locals.get("x")
+            tb = tb.tb_next
+    return None
+
+
 def unlifted_variable_origins(chain) -> list[tuple[str, int, str]]:
     """Where the initial values of the variables a tf.function's first call could not lift
     were computed: (file, line, function), innermost first, the first variable's first.
