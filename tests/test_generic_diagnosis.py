@@ -589,3 +589,19 @@ def test_a_keras_object_returned_from_a_tf_function_is_keras_misuse_at_the_retur
     assert d.line == _line(_build_dense_model, "<- model")
     d = diagnose(raised_by(tf.function(_boxed), tf.constant(1.0)))
     assert d is not None and d.recipe.id == "TFD128" and d.line == _line(_boxed, "<- box")
+
+
+def _variable_of_each_element(x):
+    v = tf.Variable(x)  # <- element variable
+    return x * v
+
+
+@pytest.mark.smoke
+def test_a_variable_made_from_a_data_functions_input_is_blamed_at_the_variable():
+    """tf.data cannot lift an initial value that is the traced input: TensorFlow raises at
+    `map`; the initial value's stack stops at the trace's entry, the constructor is found in
+    the function tf.data was tracing."""
+    exc = raised_by(lambda: tf.data.Dataset.from_tensor_slices(tf.ones([2, 3])).map(_variable_of_each_element))
+    d = diagnose(exc)
+    assert d is not None and d.recipe.id == "TFD137" and d.category == "variable-creation"
+    assert d.line == _line(_variable_of_each_element, "<- element variable")

@@ -348,12 +348,17 @@ _VARIABLE_CONSTRUCTORS = ("Variable", "add_weight", "add_variable")
 def _locate_variable_initializer(extracted, location, frames):
     """The ``tf.Variable(...)`` whose initial value a tf.function's first call computed and
     TensorFlow could not lift: where that value was made (TensorFlow's op stack), or the
-    constructor call of the same function that takes a name bound there."""
+    constructor call of the same function that takes a name bound there; when the initial
+    value is the traced function's input itself, the first constructor call in the function
+    TensorFlow was tracing."""
     from . import _tf
 
     origin = next(((f, n, name) for f, n, name in _tf.unlifted_variable_origins(extracted.chain)
                    if is_user(f)), None)
-    tree = module_tree(origin[0]) if origin else None
+    if origin is None:  # the initial value is an input itself (no user op made it)
+        return _first_in_named_function(extracted, frames, lambda n: isinstance(n, ast.Call) and (
+            dotted_tail(n.func).rsplit(".", 1)[-1] in _VARIABLE_CONSTRUCTORS))
+    tree = module_tree(origin[0])
     stmt = statement_at(tree, origin[1]) if tree is not None else None
     if stmt is None:
         return None
