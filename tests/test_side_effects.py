@@ -640,6 +640,46 @@ def test_a_replica_loss_averaged_over_its_own_batch_is_reported(tmp_path):
     assert found_there == [("TFD321", "loss = tf.reduce_mean((w * x - 1.0) ** 2)")]
 
 
+KERAS_REPLICA_STEP = """\
+import numpy as np
+import tensorflow as tf
+
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+import keras  # noqa: E402
+
+
+class Regressor(keras.Model):
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(self(x, training=True) - y))
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+        return {"loss": loss}
+
+
+strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+with strategy.scope():
+    inputs = keras.Input((3,))
+    model = Regressor(inputs, keras.layers.Dense(1)(inputs))
+    model.compile(optimizer="sgd")
+model.fit(np.ones((16, 3), "float32"), np.ones((16, 1), "float32"), batch_size=8, verbose=0)
+"""
+
+
+def test_a_keras_train_step_averaging_its_replicas_batch_is_reported(tmp_path):
+    """Keras runs a custom train_step per replica and sums the replicas' gradients: a
+    `tf.reduce_mean` loss differentiated there scales every update by the replica count."""
+    script = tmp_path / "keras_replicas.py"
+    script.write_text(KERAS_REPLICA_STEP, encoding="utf-8")
+    report_file = tmp_path / "r.json"
+    proc = run_tfdebug("run", "--report", str(report_file), str(script), cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    found_there = [(d["recipe"], d["line"]) for d in json.loads(report_file.read_text())["diagnostics"]]
+    assert found_there == [("TFD321", 13)]
+
+
 def _replica_mean(w, x):
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean((w * x - 1.0) ** 2)

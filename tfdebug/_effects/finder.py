@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 import builtins
 import dataclasses
+import inspect
 import logging
 import types
 from typing import Callable
@@ -72,6 +73,9 @@ class _Finder:
         self_name = params[0] if instance is not None and params else None
         env = Env(fn, self_name, instance, top, [scope])
         in_layer_call = instance is not None and is_layer(instance) and fn.__name__ == "call"
+        if instance is not None and fn.__name__ == "train_step" and is_layer(instance):
+            # Keras runs a custom train_step per replica under the model's strategy
+            self.replica_loss(_model_strategy(instance), fn)
         self.body(node, env, depth, in_layer_call)
 
     def object(self, obj, depth, methods=ENTRY_METHODS):
@@ -304,6 +308,14 @@ def _python_iterator(value) -> bool:
     kind = type(value)
     module = (getattr(kind, "__module__", "") or "").split(".")[0]
     return callable(getattr(kind, "__next__", None)) and module not in ("tensorflow", "keras", "tf_keras")
+
+
+def _model_strategy(model):
+    """The tf.distribute strategy a Keras model was built under (Keras keeps it), else None."""
+    try:
+        return inspect.getattr_static(model, "_distribute_strategy", None) or None
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def _replicas(strategy) -> int:
