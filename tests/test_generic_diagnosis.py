@@ -462,3 +462,146 @@ def test_an_unknown_call_beside_a_string_api_claims_no_category():
     """The line holds a call of unknown kind that may be the one that refused: no category."""
     d = diagnose(raised_by(tf.function(_path_beside_an_unknown_call), tf.constant(65)))
     assert d is not None and d.generic and d.category is None
+
+
+def _float_of(x):
+    return x * float(x)  # <- float
+
+
+def _math_sqrt_of(x):
+    import math
+    return x * math.sqrt(x[0])  # <- sqrt
+
+
+@pytest.mark.smoke
+@pytest.mark.parametrize("body, marker", [(_float_of, "<- float"), (_math_sqrt_of, "<- sqrt")],
+                         ids=["float", "math.sqrt"])
+def test_python_wanting_a_number_of_a_symbolic_tensor_is_numpy_in_graph(body, marker):
+    """float() or math.* refusing the tensor wants its value: AutoGraph leaves these calls to
+    Python when it does not convert the function (here, by request)."""
+    fn = tf.function(tf.autograph.experimental.do_not_convert(body))
+    d = diagnose(raised_by(fn, tf.constant([4.0, 9.0])))
+    assert d is not None and d.generic and d.category == "numpy-in-graph"
+    assert d.line == _line(body, marker)
+
+
+def _numpy_zeros_of_shape(x):
+    import numpy as np
+    return x + np.zeros(x.shape, "float32")  # <- zeros
+
+
+def _numpy_zeros_of_own_shape(x):
+    import numpy as np
+    n = None
+    return x + np.zeros(n, "float32")
+
+
+@pytest.mark.smoke
+def test_python_refusing_the_none_of_an_unknown_shape_read_at_the_line_is_unknown_shape():
+    fn = tf.function(_numpy_zeros_of_shape, input_signature=[tf.TensorSpec([None], tf.float32)])
+    d = diagnose(raised_by(fn, tf.ones([2])))
+    assert d is not None and d.category == "unknown-shape" and d.line == _line(_numpy_zeros_of_shape, "<- zeros")
+    assert any("dimension 0 unknown" in fact for fact in d.shapes), d.shapes
+
+
+@pytest.mark.smoke
+def test_a_none_the_line_does_not_read_from_a_shape_claims_no_shape_category():
+    fn = tf.function(_numpy_zeros_of_own_shape, input_signature=[tf.TensorSpec([None], tf.float32)])
+    d = diagnose(raised_by(fn, tf.ones([2])))
+    assert d is None or d.category not in ("unknown-shape", "unknown-length")
+
+
+def _doubled_variable(x):
+    init = x * 2.0
+    return tf.Variable(init)  # <- variable
+
+
+def _xla_with_a_helper_variable(x):
+    return x * _doubled_variable(x)
+
+
+def _xla_with_an_inline_variable(x):
+    v = tf.Variable(x + 1.0)  # <- inline
+    return x * v
+
+
+@pytest.mark.smoke
+@pytest.mark.parametrize("body, where, marker", [
+    (_xla_with_a_helper_variable, _doubled_variable, "<- variable"),
+    (_xla_with_an_inline_variable, _xla_with_an_inline_variable, "<- inline")], ids=["helper", "inline"])
+def test_xla_variable_creation_is_blamed_at_the_variable_not_the_call(body, where, marker):
+    """TensorFlow raises at the call; the initial value's op stack leads to the variable."""
+    exc = raised_by(tf.function(body, jit_compile=True), tf.constant([1.0, 2.0]))
+    d = diagnose(exc)
+    assert d is not None and d.recipe.id == "TFD138" and d.category == "variable-creation"
+    assert d.line == _line(where, marker) and d.symptom is not None
+
+
+@pytest.mark.smoke
+def test_unlifted_variable_origins_is_empty_without_tensorflows_frame():
+    from tfdebug import _tf
+    assert _tf.unlifted_variable_origins([ValueError("x")]) == []
+    exc = raised_by(tf.function(_item_assignment), tf.constant([1.0]))
+    assert _tf.unlifted_variable_origins([exc]) == []
+
+
+def _tensor_array_of_dynamic_shape(x):
+    ta = tf.TensorArray(tf.float32, size=2, element_shape=tf.shape(x))
+    return ta.write(0, x).stack()
+
+
+@pytest.mark.smoke
+def test_a_tensor_tensorflow_itself_tried_to_iterate_is_not_blamed_as_iteration():
+    """TensorShape(t) tries iter(t), catches the refusal and fails on t as one dimension: the
+    refusal inside the chain is TensorFlow's probe, not the user's iteration."""
+    d = diagnose(raised_by(tf.function(_tensor_array_of_dynamic_shape), tf.ones([2, 2])))
+    assert d is not None and d.category != "tensor-iteration", d
+    assert d.line == inspect_line(_tensor_array_of_dynamic_shape, "element_shape")
+
+
+def inspect_line(fn, text):
+    import inspect
+    lines, first = inspect.getsourcelines(fn)
+    return first + next(i for i, t in enumerate(lines) if text in t)
+
+
+def _build_dense_model(units):
+    import keras
+    inputs = keras.Input((4,))
+    return keras.Model(inputs, keras.layers.Dense(units)(inputs))  # <- model
+
+
+class _Box:
+    def __init__(self, value):
+        self.value = value
+
+
+def _boxed(x):
+    return _Box(x)  # <- box
+
+
+@pytest.mark.smoke
+def test_a_keras_object_returned_from_a_tf_function_is_keras_misuse_at_the_return():
+    """Which object TensorFlow refused is read from its raise site: a Keras one is Keras
+    state built at trace time; any other object keeps the plain return recipe."""
+    d = diagnose(raised_by(tf.function(_build_dense_model), 3))
+    assert d is not None and d.recipe.id == "TFD129" and d.category == "keras-misuse"
+    assert d.line == _line(_build_dense_model, "<- model")
+    d = diagnose(raised_by(tf.function(_boxed), tf.constant(1.0)))
+    assert d is not None and d.recipe.id == "TFD128" and d.line == _line(_boxed, "<- box")
+
+
+def _variable_of_each_element(x):
+    v = tf.Variable(x)  # <- element variable
+    return x * v
+
+
+@pytest.mark.smoke
+def test_a_variable_made_from_a_data_functions_input_is_blamed_at_the_variable():
+    """tf.data cannot lift an initial value that is the traced input: TensorFlow raises at
+    `map`; the initial value's stack stops at the trace's entry, the constructor is found in
+    the function tf.data was tracing."""
+    exc = raised_by(lambda: tf.data.Dataset.from_tensor_slices(tf.ones([2, 3])).map(_variable_of_each_element))
+    d = diagnose(exc)
+    assert d is not None and d.recipe.id == "TFD137" and d.category == "variable-creation"
+    assert d.line == _line(_variable_of_each_element, "<- element variable")

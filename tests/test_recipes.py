@@ -19,14 +19,16 @@ RECIPES = os.path.join(ROOT, "recipes")
 
 
 def _known_exception_names() -> set[str]:
-    """Exception classes a recipe may name: builtins, tf.errors, TF framework and AutoGraph."""
+    """Exception classes a recipe may name: builtins, tf.errors, TF framework and AutoGraph,
+    and the lifting of variables' initial values out of a trace."""
     import tensorflow as tf
     from tensorflow.python.autograph.impl import api as ag_api
+    from tensorflow.python.eager import lift_to_graph
     from tensorflow.python.autograph.pyct import errors as pyct_errors
     from tensorflow.python.framework import errors_impl
 
     names = {n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)}
-    for module in (tf.errors, errors_impl, ag_api, pyct_errors):
+    for module in (tf.errors, errors_impl, ag_api, pyct_errors, lift_to_graph):
         names |= {n for n, v in vars(module).items() if isinstance(v, type) and issubclass(v, BaseException)}
     return names
 

@@ -191,6 +191,22 @@ def test_tf_data_map_function_with_numpy_random():
     assert found(build) == [("TFD304", line_of("E:data"))]
 
 
+
+def test_next_of_a_captured_python_iterator_is_found_and_a_tf_data_iterators_is_not():
+    batches = iter([tf.constant([1.0]), tf.constant([2.0])])
+    pipeline = iter(tf.data.Dataset.from_tensor_slices([[1.0], [2.0]]))
+
+    @tf.function
+    def python_step(w):
+        return w + next(batches)  # E:next
+
+    @tf.function
+    def data_step(w):
+        return w + next(pipeline)
+
+    assert found(python_step, tf.constant([0.0])) == [("TFD312", line_of("E:next"))]
+    assert found(data_step, tf.constant([0.0])) == []
+
 # -- the Keras training flag ------------------------------------------------------------------
 
 def _dropout_model():
@@ -622,6 +638,46 @@ def test_a_replica_loss_averaged_over_its_own_batch_is_reported(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     found_there = [(d["recipe"], d["code"]) for d in json.loads(report_file.read_text())["diagnostics"]]
     assert found_there == [("TFD321", "loss = tf.reduce_mean((w * x - 1.0) ** 2)")]
+
+
+KERAS_REPLICA_STEP = """\
+import numpy as np
+import tensorflow as tf
+
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+import keras  # noqa: E402
+
+
+class Regressor(keras.Model):
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(self(x, training=True) - y))
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+        return {"loss": loss}
+
+
+strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+with strategy.scope():
+    inputs = keras.Input((3,))
+    model = Regressor(inputs, keras.layers.Dense(1)(inputs))
+    model.compile(optimizer="sgd")
+model.fit(np.ones((16, 3), "float32"), np.ones((16, 1), "float32"), batch_size=8, verbose=0)
+"""
+
+
+def test_a_keras_train_step_averaging_its_replicas_batch_is_reported(tmp_path):
+    """Keras runs a custom train_step per replica and sums the replicas' gradients: a
+    `tf.reduce_mean` loss differentiated there scales every update by the replica count."""
+    script = tmp_path / "keras_replicas.py"
+    script.write_text(KERAS_REPLICA_STEP, encoding="utf-8")
+    report_file = tmp_path / "r.json"
+    proc = run_tfdebug("run", "--report", str(report_file), str(script), cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    found_there = [(d["recipe"], d["line"]) for d in json.loads(report_file.read_text())["diagnostics"]]
+    assert found_there == [("TFD321", 13)]
 
 
 def _replica_mean(w, x):

@@ -187,6 +187,33 @@ def test_a_loaded_function_refusing_a_shape_and_a_dtype_gets_neither_recipe(load
     assert d is not None and (d.recipe is None or d.recipe.id not in ("TFD217", "TFD218")), d
 
 
+class _Scaler(tf.Module):
+    @tf.function
+    def scale(self, x, factor):
+        return x * factor
+
+
+@pytest.fixture(scope="module")
+def loaded_scaler():
+    module = _Scaler()
+    module.scale(tf.ones([2]), 2.0)  # the one trace that is saved: factor=2.0 built in
+    folder = tempfile.mkdtemp()
+    tf.saved_model.save(module, folder)
+    return tf.saved_model.load(folder).scale
+
+
+def test_a_loaded_function_refusing_a_python_value_is_named_as_such(loaded_scaler):
+    d = _diagnosis(loaded_scaler, tf.ones([2]), 3.0)
+    assert d.recipe is not None and d.recipe.id == "TFD219" and d.category == "retracing"
+
+
+def test_a_python_value_beside_a_refused_shape_gets_no_value_recipe(loaded_scaler):
+    d = _diagnosis(loaded_scaler, tf.ones([3, 3]), 3.0)
+    assert d is not None and (d.recipe is None or d.recipe.id != "TFD219"), d
+    d = _diagnosis(loaded_scaler, tf.ones([2], tf.int32), 2.0)
+    assert d is not None and (d.recipe is None or d.recipe.id != "TFD219"), d
+
+
 def test_outside_the_supported_versions_a_refused_call_stays_generic(loaded, monkeypatch):
     from tfdebug._tf import saved_calls
     monkeypatch.setattr(saved_calls, "version_supported", lambda: False)

@@ -907,3 +907,35 @@ def test_tensorflow_s_retracing_warning_is_dropped_only_while_the_logger_reports
     # any other record, or without TF's frame on the stack: not the retracing warning
     record = __import__("logging").LogRecord("tensorflow", 30, "x.py", 1, "hello", (), None)
     assert _tf.warned_function(record) is None
+
+
+def test_a_rebound_optimizer_is_a_stale_capture_at_the_line_using_it():
+    """The graph captured the first optimizer's variables and update ops: a new object bound
+    to the same global is never used by it."""
+    import keras
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    holder = {"optimizer": keras.optimizers.Adam(0.1)}
+
+    class Trainer:
+        def __init__(self):
+            self.optimizer = holder["optimizer"]
+
+        @tf.function
+        def step(self, x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(model(x))
+            grads = tape.gradient(loss, model.trainable_variables)
+            self.optimizer.apply_gradients(zip(grads, model.trainable_variables))  # applies
+            return loss
+
+    trainer = Trainer()
+    with warnings.catch_warnings(record=True), trace_logger() as log:
+        warnings.simplefilter("always")
+        trainer.step(tf.ones([1, 2]))
+        trainer.step(tf.ones([1, 2]))
+        assert log.stale_captures == []          # the same object: nothing changed
+        trainer.optimizer = keras.optimizers.SGD(0.1)
+        trainer.step(tf.ones([1, 2]))
+    (stale,) = log.stale_captures
+    assert (stale.label, stale.line, stale.recipe) == ("self.optimizer", _line_of("# applies"), "TFD211")
+    assert stale.before.startswith("Adam at") and stale.after.startswith("SGD at")

@@ -76,13 +76,24 @@ def fingerprint(value, depth: int = 0):
         return None if items and all(i[1] is None for i in items) else ("dict", items)
     if isinstance(value, tf.Variable) or tf.is_tensor(value):
         return ("tensor-id", id(value))  # the graph captured this very object
+    if _graph_object(value):
+        return ("object-id", id(value))  # ... and this object's variables and ops
     return None
+
+
+def _graph_object(value) -> bool:
+    """A model, layer, optimizer, metric or tf.Module: a trace captures its variables, so
+    the graph keeps using this very object after the name that held it is rebound."""
+    from ._effects.objects import is_trackable
+
+    return is_trackable(value) and not isinstance(value, tf.Variable) \
+        and not (hasattr(value, "python_function") and hasattr(value, "get_concrete_function"))
 
 
 def show(value) -> str:
     if isinstance(value, np.ndarray):
         return f"array{value.shape} {_short.repr(value.tolist()) if value.size <= 8 else value.dtype}"
-    if tf.is_tensor(value) or isinstance(value, tf.Variable):
+    if tf.is_tensor(value) or isinstance(value, tf.Variable) or _graph_object(value):
         return f"{type(value).__name__} at {id(value):#x}"
     return _short.repr(value)
 
@@ -229,8 +240,13 @@ def _collect(fn, instance, depth, seen, found) -> None:
         if value is _MISSING:
             continue
         if isinstance(value, types.MethodType):
-            _collect(value.__func__, value.__self__, depth + 1, seen, found)
-            continue
+            if not _is_user_code(value.__func__) and load.attrs and _graph_object(value.__self__):
+                # `optimizer.apply_gradients(...)`: the object the method is bound to
+                load = dataclasses.replace(load, attrs=load.attrs[:-1])
+                value = value.__self__
+            else:
+                _collect(value.__func__, value.__self__, depth + 1, seen, found)
+                continue
         if isinstance(value, types.FunctionType):
             _collect(value, None, depth + 1, seen, found)
             continue

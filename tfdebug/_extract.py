@@ -402,6 +402,10 @@ def extract(exc: BaseException) -> Extracted:
         refused = _tf.restored_call_mismatch(chain)
         if refused is not None:
             tags.add(f"signature-{refused}")
+        returned = _tf.refused_return_value(chain)
+        if returned is not None and (getattr(type(returned), "__module__", "") or "").split(".")[0] \
+                in ("keras", "tf_keras"):
+            tags.add("keras-return")
     tags |= _line_tags(first)
     if "shape-index" in tags and _shape_indexes_known(exc, first):
         tags.discard("shape-index")  # every `x.shape[i]` there is known: not the None refused

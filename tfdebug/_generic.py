@@ -66,12 +66,21 @@ _SHAPE_SITES = (
 )
 
 
+# Python (or NumPy) refusing None where it needs a number: an unknown static dimension is
+# None, so when the user's line reads a ``.shape`` that holds one, that is where it came from.
+_NONE_REFUSED = re.compile(r"\bNoneType\b")
+
+
 def _unknown_operand(extracted) -> bool:
     """The innermost raise site needs a static shape, and a tensor or shape at the user's
-    line has an unknown rank or dimension in the user's frame."""
+    line has an unknown rank or dimension in the user's frame; or Python refused a None and
+    a ``.shape`` the line reads holds an unknown one."""
     stretch = next(iter(_library_stretches(extracted)), ())
-    if not stretch or not any(stretch[0][0] == module and re.match(functions, stretch[0][1])
-                              for module, functions in _SHAPE_SITES):
+    at_shape_site = bool(stretch) and any(
+        stretch[0][0] == module and re.match(functions, stretch[0][1]) for module, functions in _SHAPE_SITES)
+    refused_none = not at_shape_site and bool(extracted.messages) \
+        and _NONE_REFUSED.search(extracted.messages[0][-8192:]) is not None
+    if not (at_shape_site or refused_none):
         return False
     from ._operands import is_unknown, line_shapes, user_frame
 
@@ -79,7 +88,8 @@ def _unknown_operand(extracted) -> bool:
     if location is None:
         return False
     frame = user_frame(extracted.chain[0], location.file, location.line)
-    return any(is_unknown(value) for _, value in line_shapes(frame, location.file, location.line))
+    return any(is_unknown(value) and (at_shape_site or ".shape" in text)
+               for text, value in line_shapes(frame, location.file, location.line))
 
 
 def _site_category(module: str, function: str, entry: str) -> str | None:
@@ -148,6 +158,10 @@ _TF_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
 _STRING_ROOTS = frozenset({"os", "posixpath", "ntpath", "genericpath", "pathlib", "glob", "shutil",
                            "json", "re", "string", "codecs", "base64", "fnmatch", "urllib"})
 _STRING_BUILTINS = frozenset({"open", "ord"})
+# Builtins and modules that need a Python number: the tensor's value, which a graph tensor
+# does not have while it is traced (as NumPy would need it).
+_NUMBER_BUILTINS = frozenset({"float", "int", "complex", "round"})
+_NUMBER_ROOTS = frozenset({"math", "cmath", "statistics", "fractions", "decimal"})
 # str/bytes methods that no container has (`count`, `index` would be a list's just as well)
 _STRING_METHODS = frozenset(n for n in (set(dir(str)) | set(dir(bytes))) - set(dir(list))
                             - set(dir(tuple)) - set(dir(dict)) if not n.startswith("_"))
@@ -177,7 +191,9 @@ def _refusing_api(extracted) -> str | None:
             if parts else ""
         if root in _TF_ROOTS:
             continue  # TensorFlow's own APIs take tensors: not the refusing call
-        if root in _NUMPY_ROOTS:
+        if root in _NUMPY_ROOTS | _NUMBER_ROOTS or (
+                parts is not None and len(parts) == 1 and parts[0] in _NUMBER_BUILTINS
+                and parts[0] not in bindings):
             kinds.add("numpy-in-graph")
         elif root in _STRING_ROOTS or (parts is not None and len(parts) == 1
                                         and parts[0] in _STRING_BUILTINS

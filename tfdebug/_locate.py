@@ -342,7 +342,42 @@ def _not_made_here(node, own) -> bool:
     return isinstance(node, ast.Name) and node.id not in own
 
 
+_VARIABLE_CONSTRUCTORS = ("Variable", "add_weight", "add_variable")
+
+
+def _locate_variable_initializer(extracted, location, frames):
+    """The ``tf.Variable(...)`` whose initial value a tf.function's first call computed and
+    TensorFlow could not lift: where that value was made (TensorFlow's op stack), or the
+    constructor call of the same function that takes a name bound there; when the initial
+    value is the traced function's input itself, the first constructor call in the function
+    TensorFlow was tracing."""
+    from . import _tf
+
+    origin = next(((f, n, name) for f, n, name in _tf.unlifted_variable_origins(extracted.chain)
+                   if is_user(f)), None)
+    if origin is None:  # the initial value is an input itself (no user op made it)
+        return _first_in_named_function(extracted, frames, lambda n: isinstance(n, ast.Call) and (
+            dotted_tail(n.func).rsplit(".", 1)[-1] in _VARIABLE_CONSTRUCTORS))
+    tree = module_tree(origin[0])
+    stmt = statement_at(tree, origin[1]) if tree is not None else None
+    if stmt is None:
+        return None
+    file, line, function = origin
+
+    def constructs(node):
+        return any(name.rsplit(".", 1)[-1] in _VARIABLE_CONSTRUCTORS for name, _ in calls_in(tree, node))
+
+    if not constructs(stmt):
+        bound, enclosing = assigned_names(stmt), enclosing_function(tree, line)
+        takers = [s for s in own_statements(enclosing.body) if s.lineno > line and not hasattr(s, "body") and constructs(s)
+                  and mentions_name(s, bound)] if bound and enclosing is not None else []
+        if len(takers) == 1:
+            line = takers[0].lineno
+    return Location(file, line, function)
+
+
 LOCATORS = {
+    "variable-initializer": _locate_variable_initializer,
     "escape-store": _locate_escape_store,
     "append-in-loop": _locate_append_in_loop,
     "set-seed": _locate_set_seed,

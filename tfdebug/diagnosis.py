@@ -36,7 +36,7 @@ import linecache
 import logging
 
 from . import _frames, _tf, recipebook
-from ._extract import (Extracted, Location, chain_of, extract, is_user, safe_str,  # noqa: F401
+from ._extract import (Extracted, Location, chain_of, extract, is_user, library_module, safe_str,  # noqa: F401
                        short_message, tb_frames)
 from ._generic import generic_category, generic_docs
 from ._locate import LOCATORS as _LOCATORS
@@ -167,6 +167,9 @@ def _choose(extracted: Extracted):
     matches, known = [], None
     for index, (names, message) in enumerate(zip(extracted.class_names, extracted.messages)):
         found = recipebook.match(names, message, extracted.tags)
+        if found and index > 0 and found[0].category in _SYMPTOMS \
+                and _refused_for_library(extracted.chain[index]):
+            continue  # TensorFlow's own code tried the tensor as a bool/iterable and moved on
         if found and found[0].category in _STATIC_SHAPE:
             known = _operands_known(extracted) if known is None else known
             found = [r for r in found if r.category not in _STATIC_SHAPE] if known else found
@@ -176,6 +179,34 @@ def _choose(extracted: Extracted):
         if index > 0 and _CONVERSION_ERRORS & set(names):
             return index, recipe
     return (matches[0][0], matches[0][1]) if matches else (None, None)
+
+
+# Frames between the refusing tensor and the code that asked it: wrappers, not askers.
+_PASSING_MODULES = ("tensorflow/python/framework/tensor.py", "tensorflow/python/util/")
+
+
+def _refused_for_library(exc: BaseException) -> bool:
+    """A symbolic tensor refused to be a bool or iterated for TensorFlow's or Keras' own
+    code (``TensorShape(t)`` tries ``iter(t)`` and falls back), not for the user's code or
+    AutoGraph's operators that run it: an exception inside the chain that is not the cause."""
+    frames = [(tb.tb_frame.f_code.co_filename) for tb in _traceback_entries(exc)]
+    modules = [library_module(f) for f in frames]
+    refusal = max((i for i, m in enumerate(modules) if m == _PASSING_MODULES[0]), default=None)
+    if refusal is None:
+        return False
+    for module in reversed(modules[:refusal]):
+        if module.startswith(_PASSING_MODULES):
+            continue
+        return bool(module) and not module.startswith("tensorflow/python/autograph/")
+    return False
+
+
+def _traceback_entries(exc: BaseException, limit: int = 2000):
+    tb, out = getattr(exc, "__traceback__", None), []
+    while tb is not None and len(out) < limit:
+        out.append(tb)
+        tb = tb.tb_next
+    return out
 
 
 def _operands_known(extracted: Extracted) -> bool:

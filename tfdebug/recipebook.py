@@ -59,9 +59,11 @@ TAGS = (
     "leaked-tensor",           # a tf.function graph's tensor refused where no graph is built
     "signature-shape",         # a loaded SavedModel function's every saved trace refused a shape
     "signature-dtype",         # ... every saved trace refused an argument's dtype
+    "signature-value",         # ... every saved trace was made with another Python argument value
+    "keras-return",            # a tf.function returned a Keras object (model, layer, optimizer)
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnosis.py's locators).
-LOCATORS = ("append-in-loop", "set-seed", "yield", "py-function", "keras-call-tf-function",
+LOCATORS = ("append-in-loop", "variable-initializer", "set-seed", "yield", "py-function", "keras-call-tf-function",
             "string-format", "keras-constructor", "return-value", "shape-binding",
             "generator-yield", "escape-store")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 import builtins
 import dataclasses
+import inspect
 import logging
 import types
 from typing import Callable
@@ -27,7 +28,7 @@ class Effect:
     """One trace-time-only effect at a user line."""
 
     # print, input, random, clock, io, global, container, attribute, numpy-state,
-    # training-flag, string-format, tensor-array, replica-mean
+    # training-flag, string-format, tensor-array, replica-mean, iterator
     kind: str
     file: str
     line: int
@@ -72,6 +73,9 @@ class _Finder:
         self_name = params[0] if instance is not None and params else None
         env = Env(fn, self_name, instance, top, [scope])
         in_layer_call = instance is not None and is_layer(instance) and fn.__name__ == "call"
+        if instance is not None and fn.__name__ == "train_step" and is_layer(instance):
+            # Keras runs a custom train_step per replica under the model's strategy
+            self.replica_loss(_model_strategy(instance), fn)
         self.body(node, env, depth, in_layer_call)
 
     def object(self, obj, depth, methods=ENTRY_METHODS):
@@ -244,6 +248,11 @@ class _Finder:
             shown = _text(func)
             self.add(kind, node, env, f"`{shown}(...)`")
             return
+        if isinstance(func, ast.Name) and func.id == "next" and value is builtins.next and node.args \
+                and env.captured_root(node.args[0]) is not None \
+                and _python_iterator(resolve(node.args[0], env)):
+            self.add("iterator", node, env, f"`{_text(node)}` advances a captured Python iterator")
+            return
         if isinstance(func, ast.Name) and func.id == "setattr" and value is builtins.setattr \
                 and node.args and env.captured_root(node.args[0]):
             self.add("attribute", node, env, f"`{_text(node)}` on a captured object")
@@ -289,6 +298,24 @@ class _Finder:
         elif not isinstance(value, type) and \
                 is_user_function(getattr(type(value), "__call__", None)):
             self.function(type(value).__call__, value, depth=depth + 1)
+
+
+def _python_iterator(value) -> bool:
+    """A Python iterator or generator (not TensorFlow's or Keras' own, whose ``next`` AutoGraph
+    turns into a graph op)."""
+    if value is UNRESOLVED:
+        return False
+    kind = type(value)
+    module = (getattr(kind, "__module__", "") or "").split(".")[0]
+    return callable(getattr(kind, "__next__", None)) and module not in ("tensorflow", "keras", "tf_keras")
+
+
+def _model_strategy(model):
+    """The tf.distribute strategy a Keras model was built under (Keras keeps it), else None."""
+    try:
+        return inspect.getattr_static(model, "_distribute_strategy", None) or None
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def _replicas(strategy) -> int:

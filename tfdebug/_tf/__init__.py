@@ -22,7 +22,8 @@ from .keras_state import (changed_flags, ran_since, run_marker, trainable_flags,
                           train_function_traced, trained_model, unwatch_trainable, watch_trainable)
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
 from .locations import (failed_function_call, graph_error_locations, leaked_graph_tensor,
-                        op_creation_stack, refused_tensor_origin, traced_user_location)
+                        op_creation_stack, refused_return_value, refused_tensor_origin,
+                        traced_user_location, unlifted_variable_origins)
 from .saved_calls import restored_call_mismatch
 from .retrace_warning import tensorflow_logger, warned_function
 from .targets import (describe_trace_type, function_target, is_internal_function,
@@ -44,7 +45,8 @@ __all__ = [
     "install_layer_call_hook", "install_trace_hook", "is_generated_file",
     "is_internal_function", "is_symbolic", "is_tf_function", "layer_call_hooked",
     "leaked_graph_tensor",
-    "mapped_location", "op_creation_stack", "redirect_trace_caches", "refused_tensor_origin",
+    "mapped_location", "op_creation_stack", "redirect_trace_caches", "refused_return_value",
+    "refused_tensor_origin", "unlifted_variable_origins",
     "remove_tensor_format_hook", "restored_call_mismatch", "restore_trace_caches", "set_data_debug_mode",
     "set_functions_run_eagerly", "symbolic_tensor_type_names", "tensor_format_hooked", "tf_function_key", "tf_version",
     "trace_caches_redirected", "trace_hook_available", "trace_hook_installed",

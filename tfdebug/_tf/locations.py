@@ -187,6 +187,62 @@ def refused_tensor_origin(chain) -> list[tuple[str, int, str]]:
     return _creation_stack(op) if op is not None else []
 
 
+def refused_return_value(chain):
+    """The value a tf.function returned that TensorFlow could not make a graph output.
+
+    ``convert`` (framework/func_graph.py) holds it as ``x`` when it raises "must return zero
+    or more Tensors"; None when no such frame is in the traceback (another layout).
+    """
+    for exc in chain:
+        tb = getattr(exc, "__traceback__", None)
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if code.co_name == "convert" and _file_tail(code.co_filename) == "framework/func_graph.py":
+                return tb.tb_frame.f_locals.get("x")
+            tb = tb.tb_next
+    return None
+
+
+# Where a trace starts (inputs become placeholders, then the Python function runs).
+_TRACE_ENTRIES = frozenset({("framework/func_graph.py", "func_graph_from_py_func"),
+                            ("polymorphic_function/tracing_compilation.py", "_create_concrete_function")})
+
+
+def unlifted_variable_origins(chain) -> list[tuple[str, int, str]]:
+    """Where the initial values of the variables a tf.function's first call could not lift
+    were computed: (file, line, function), innermost first, the first variable's first.
+
+    ``Function``'s first call (``_call``, ``get_concrete_function``'s variant, the lifting
+    itself) keeps the ``(variable, initial value)`` pairs of its first trace in an
+    ``initializers`` local when it refuses them (XLA cannot run the cond-guarded
+    initialisation; tf.data's functions cannot lift a value computed from their inputs); each
+    initial value is a graph tensor whose op's stack, up to the trace's entry, is the traced
+    code that made it. [] when no such frame is in the traceback.
+    """
+    for exc in chain:
+        tb = getattr(exc, "__traceback__", None)
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            pairs = tb.tb_frame.f_locals.get("initializers") \
+                if _file_tail(code.co_filename).endswith("polymorphic_function.py") else None
+            if isinstance(pairs, list):
+                out = []
+                for pair in pairs[:50]:
+                    init = pair[1] if isinstance(pair, tuple) and len(pair) == 2 else None
+                    try:
+                        op = init.op
+                    except Exception:  # noqa: BLE001 - an eager value or another layout: no stack
+                        continue
+                    for filename, lineno, name in _creation_stack(op):
+                        if (_file_tail(filename), name) in _TRACE_ENTRIES:
+                            break  # the frames beyond called the trace: not the traced code
+                        out.append((filename, lineno, name))
+                if out:
+                    return out
+            tb = tb.tb_next
+    return []
+
+
 def leaked_graph_tensor(chain) -> bool:
     """Whether the refused tensor is one of a tf.function's graph, used where no graph is
     being built: kept from an earlier trace (an attribute, a list) and used in eager code."""

@@ -36,6 +36,9 @@ def _mismatches(signature, inputs) -> set[str]:
     found = set()
     for spec, value in zip(tf.nest.flatten(signature), tf.nest.flatten(inputs)):
         if not isinstance(spec, tf.TensorSpec):
+            # a Python value the trace was made with is a constant of that trace
+            if not isinstance(spec, tf.TypeSpec) and not _is_tensor(value) and not _same_value(spec, value):
+                found.add("value")
             continue
         dtype, shape = getattr(value, "dtype", None), getattr(value, "shape", None)
         if dtype is None or shape is None:
@@ -47,9 +50,22 @@ def _mismatches(signature, inputs) -> set[str]:
     return found
 
 
+def _is_tensor(value) -> bool:
+    return hasattr(value, "dtype") and hasattr(value, "shape")
+
+
+def _same_value(spec, value) -> bool:
+    try:
+        return type(spec) is type(value) and bool(spec == value)
+    except Exception:  # noqa: BLE001 - values that cannot be compared are not the same
+        return False
+
+
 def restored_call_mismatch(chain) -> str | None:
     """"dtype" when every saved trace refuses an argument's dtype, "shape" when every one
-    refuses only shapes, else None (mixed reasons, or not a restored function's refusal)."""
+    refuses only shapes, "value" when every one refuses only a Python value (a trace holds
+    the Python arguments it was made with as constants), else None (mixed reasons, or not a
+    restored function's refusal)."""
     frame = _site_frame(chain) if version_supported() else None
     if frame is None:  # another TensorFlow may keep other locals: no answer (generic)
         return None
@@ -66,6 +82,8 @@ def restored_call_mismatch(chain) -> str | None:
         return "dtype"
     if reasons and all(r == {"shape"} for r in reasons):
         return "shape"
+    if reasons and all(r == {"value"} for r in reasons):
+        return "value"
     return None
 
 
