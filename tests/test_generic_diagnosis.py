@@ -605,3 +605,24 @@ def test_a_variable_made_from_a_data_functions_input_is_blamed_at_the_variable()
     d = diagnose(exc)
     assert d is not None and d.recipe.id == "TFD137" and d.category == "variable-creation"
     assert d.line == _line(_variable_of_each_element, "<- element variable")
+
+
+def _scaled_by_first(x):
+    n = int(x[0])  # <- cast
+    return x * n
+
+
+def _scaled_by_python_int(x):
+    n = int("2")
+    return tf.cast(x, tf.int32) * n + x
+
+
+@pytest.mark.smoke
+def test_a_dtype_mismatch_from_autographs_int_cast_is_blamed_where_int_was_called():
+    """AutoGraph turns int(tensor) into tf.cast(tensor, tf.int32): the int32 that meets the
+    float is chosen at that line, which TensorFlow's message does not name."""
+    d = diagnose(raised_by(tf.function(_scaled_by_first), tf.constant([2.0, 3.0])))
+    assert d is not None and d.recipe.id == "TFD160" and d.line == _line(_scaled_by_first, "<- cast")
+    assert d.symptom is not None
+    d = diagnose(raised_by(tf.function(_scaled_by_python_int), tf.constant([2.0, 3.0])))
+    assert d is not None and d.recipe.id == "TFD160" and d.line == inspect_line(_scaled_by_python_int, "+ x")

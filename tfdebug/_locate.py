@@ -12,8 +12,8 @@ import ast
 import re
 
 from ._extract import Location, is_user, keras_call_tf_function, library_module, user_files
-from ._source import (assigned_names, calls_in, constructor_binding, dotted_tail, enclosing_function,
-                      first_call, inside_loop, line_nodes, locally_bound, mentions_name, module_tree,
+from ._source import (assigned_names, builtin_cast_binding, calls_in, constructor_binding, dotted_tail,
+                      enclosing_function, first_call, inside_loop, line_nodes, locally_bound, mentions_name, module_tree,
                       own_statements, parameter_names, parents_of, source_index, statement_at,
                       static_shape_binding)
 from ._vocab import MUTATORS, PY_FUNCTION_LEAVES
@@ -48,6 +48,20 @@ def _binding_of_line(location, find):
 def _locate_keras_constructor(extracted, location, frames):
     # None when the line constructs the layer itself (`Dense(1)(x)` calls a call, not a name)
     return _binding_of_line(location, constructor_binding)
+
+
+def _locate_cast_binding(extracted, location, frames):
+    """``n = int(x[0])`` when the failing line mixes ``n`` (AutoGraph's int32 cast, a tensor
+    in the user's frame) with another dtype."""
+    from . import _tf
+    from ._operands import user_frame
+
+    frame = user_frame(extracted.chain[0], location.file, location.line) if extracted.chain else None
+    if frame is None:
+        return None
+    local = frame.f_locals
+    return _binding_of_line(location, lambda tree, function, nodes: builtin_cast_binding(
+        function, nodes, location.line, lambda name: _tf.is_symbolic(local.get(name))))
 
 
 def _locate_shape_binding(extracted, location, frames):
@@ -378,6 +392,7 @@ def _locate_variable_initializer(extracted, location, frames):
 
 LOCATORS = {
     "variable-initializer": _locate_variable_initializer,
+    "cast-binding": _locate_cast_binding,
     "escape-store": _locate_escape_store,
     "append-in-loop": _locate_append_in_loop,
     "set-seed": _locate_set_seed,

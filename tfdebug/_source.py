@@ -406,6 +406,28 @@ def static_shape_binding(function: ast.AST, nodes, before: int) -> ast.stmt | No
     return found
 
 
+_NUMBER_CASTS = frozenset({"int", "float", "bool", "complex"})
+
+
+def builtin_cast_binding(function: ast.AST, nodes, before: int, is_tensor) -> ast.stmt | None:
+    """The last assignment before line ``before`` in ``function`` that binds a name the
+    line reads, and ``is_tensor(name)`` holds, to ``int(...)``/``float(...)`` (AutoGraph
+    turns these into ``tf.cast`` of a tensor: the dtype that then meets another is chosen
+    there), unless the function binds that builtin's name itself."""
+    read = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+            and is_tensor(n.id)}
+    if not read or locally_bound(function) & _NUMBER_CASTS:
+        return None
+    found = None
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and node.lineno < before and assigned_names(node) & read \
+                and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) \
+                and node.value.func.id in _NUMBER_CASTS and len(node.value.args) == 1 \
+                and (found is None or node.lineno > found.lineno):
+            found = node
+    return found
+
+
 def inside_loop(node: ast.AST, parents, stop: ast.AST) -> bool:
     while node is not None and node is not stop:
         node = parents.get(node)

@@ -63,7 +63,7 @@ TAGS = (
     "keras-return",            # a tf.function returned a Keras object (model, layer, optimizer)
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnosis.py's locators).
-LOCATORS = ("append-in-loop", "variable-initializer", "set-seed", "yield", "py-function", "keras-call-tf-function",
+LOCATORS = ("append-in-loop", "variable-initializer", "cast-binding", "set-seed", "yield", "py-function", "keras-call-tf-function",
             "string-format", "keras-constructor", "return-value", "shape-binding",
             "generator-yield", "escape-store")
 
