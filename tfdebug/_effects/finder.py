@@ -10,7 +10,7 @@ from typing import Callable
 
 from .._source import call_bindings, dropped_update, function_node, parameter_names
 from .._vocab import KERAS_TRACED_METHODS, MUTATORS, TENSOR_ARRAY_UPDATES, UNAMBIGUOUS_MUTATORS
-from .branches import forget_tf_functions, runs_at_call_time, traced_children
+from .branches import forget_tf_functions, runs_at_call_time, traced_children, walked
 from .names import UNRESOLVED, Env, call_kind, qualified_names, resolve, scope_of, static_attr
 from .objects import (closure_values, is_array, is_plain_container, is_tf_function,
                       is_user_function, sublayers, unwrap_library, is_layer, is_trackable,
@@ -88,8 +88,9 @@ class _Finder:
     # body ----------------------------------------------------------------------------
 
     def body(self, node, env: Env, depth, in_layer_call):
-        body = node.body if isinstance(node.body, list) else [node.body]
-        stack = list(reversed(body))
+        # only the nodes the walk acts on (assignments, calls, ``with``, ``if``, nested
+        # functions), found once per def from its source and kept on its node
+        stack = list(reversed(_body_nodes(node)))
         while stack:
             child = stack.pop()
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
@@ -98,8 +99,6 @@ class _Finder:
                 inner = Env(env.fn, env.self_name, env.instance, env.top,
                              env.scopes + [scope_of(child)])
                 self.body(child, inner, depth, in_layer_call)
-                continue
-            if isinstance(child, ast.ClassDef):
                 continue
             self.statement(child, env, depth, in_layer_call)
             stack.extend(reversed(traced_children(child, env)))
@@ -289,6 +288,16 @@ class _Finder:
         elif not isinstance(value, type) and \
                 is_user_function(getattr(type(value), "__call__", None)):
             self.function(type(value).__call__, value, depth=depth + 1)
+
+
+def _body_nodes(node) -> list:
+    """The nodes of a def's (or lambda's) body the walk acts on (``branches.walked``), kept
+    on the node."""
+    found = node.__dict__.get("_tfdebug_body")
+    if found is None:
+        found = node._tfdebug_body = walked(node.body if isinstance(node.body, list)
+                                            else [node.body])
+    return found
 
 
 def _replicas(strategy) -> int:

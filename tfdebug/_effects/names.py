@@ -51,6 +51,16 @@ class Scope:
 
 
 def scope_of(node) -> Scope:
+    """The names ``node`` (a def or lambda) binds, from its source alone: worked out once per
+    node and kept on it (a new tree, for an edited file or a redefined function, has new
+    nodes). Callers only read it."""
+    scope = node.__dict__.get("_tfdebug_scope")
+    if scope is None:
+        scope = node._tfdebug_scope = _scope_of(node)
+    return scope
+
+
+def _scope_of(node) -> Scope:
     params = set(parameter_names(node))
     stored, glob, nonloc = set(), set(), set()
     for child in own_nodes(node):
