@@ -47,7 +47,8 @@ def test_decoded_instructions_are_dis_own(module_name):
 
 def test_extended_arguments_closures_and_self_attributes():
     # 400 globals and attributes: indexes past 255 need EXTENDED_ARG
-    big = "def big(x):\n" + "".join(f"    v{i} = g{i}.a{i}\n" for i in range(400)) + "    return v0\n"
+    big = ("def big(x):\n" + "".join(f"    v{i} = g{i}.a{i}\n" for i in range(400))
+           + "    return v0\n")
     source = big + (
         "def outer():\n    cell = [1]\n    def inner(self):\n"
         "        self.seen = cell\n        return self.config.rate + len(cell)\n    return inner\n")

@@ -133,8 +133,8 @@ def test_rows_read_one_by_one_give_what_the_whole_table_says(tmp_path):
         assert rows.get(name) is None
     # another layout (not in name order, or indented otherwise) is read whole
     unordered = tmp_path / "unordered.json"
-    unordered.write_text('{\n  "apis": {\n    "b": {"kind": "tensor"},\n    "a": {"kind": "class"}\n'
-                         '  }\n}\n')
+    unordered.write_text('{\n  "apis": {\n    "b": {"kind": "tensor"},\n'
+                         '    "a": {"kind": "class"}\n  }\n}\n')
     other = tmp_path / "other.json"
     other.write_text(json.dumps({"apis": {"a": {"kind": "class"}}}, indent=1))
     assert apis._Rows.read(str(unordered)) is None and apis._Rows.read(str(other)) is None
