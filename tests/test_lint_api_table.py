@@ -120,3 +120,22 @@ def test_a_file_without_tensorflow_never_loads_the_table():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, timeout=120)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_rows_read_one_by_one_give_what_the_whole_table_says(tmp_path):
+    # the committed table is read a row at a time (bisection, each row parsed when asked):
+    # every API's facts as the whole file parsed gives them, unknown names unknown
+    rows = apis._Rows.read(TABLE)
+    assert rows is not None, "tools/tf_api.py's layout (one API per line, in name order) changed"
+    whole = _table()["apis"]
+    assert all(rows.get(name) == facts for name, facts in whole.items())
+    for name in ("tensorflow", "tensorflow.zeros_lik", "tensorflow.zeros_like_", "~", ""):
+        assert rows.get(name) is None
+    # another layout (not in name order, or indented otherwise) is read whole
+    unordered = tmp_path / "unordered.json"
+    unordered.write_text('{\n  "apis": {\n    "b": {"kind": "tensor"},\n'
+                         '    "a": {"kind": "class"}\n  }\n}\n')
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"apis": {"a": {"kind": "class"}}}, indent=1))
+    assert apis._Rows.read(str(unordered)) is None and apis._Rows.read(str(other)) is None
+    assert apis._read_whole(str(unordered)) == {"b": {"kind": "tensor"}, "a": {"kind": "class"}}

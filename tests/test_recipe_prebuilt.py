@@ -146,3 +146,22 @@ def test_every_match_of_a_shipped_regex_contains_one_of_its_required_texts(data)
     text = data.draw(st.from_regex(pattern))
     assert re.search(pattern, text)
     assert any(t in text for t in recipe_index.required_texts(pattern)), (pattern, text)
+
+
+def test_recipes_are_parsed_from_their_lines_as_the_whole_file_gives_them(tmp_path):
+    # the shipped layout: the head (files, words) parsed, each recipe a line parsed when a
+    # diagnosis first reaches it; the same data as parsing the whole file
+    with open(INDEX, encoding="utf-8") as fh:
+        text = fh.read()
+    data, whole = recipebook._index_data(text), json.loads(text)
+    assert all(isinstance(row, str) for row in data["recipes"]), "the layout changed"
+    assert [json.loads(row) for row in data["recipes"]] == whole["recipes"]
+    assert {k: v for k, v in data.items() if k != "recipes"} == \
+        {k: v for k, v in whole.items() if k != "recipes"}
+    # an index laid out otherwise (indented by hand, say) is parsed whole and still used
+    folder = tmp_path / "recipes"
+    shutil.copytree(FOLDER, folder)
+    (folder / recipebook.INDEX_NAME).write_text(json.dumps(whole, indent=1))
+    index = recipebook._Index.read(folder)
+    assert isinstance(index, recipebook._Index)
+    assert [r.id for r in index.recipes] == [r.id for r in recipebook._Index.read().recipes]

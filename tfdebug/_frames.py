@@ -57,12 +57,28 @@ def is_user_file(filename: str | None) -> bool:
         return False
     dirs = _library_dirs()
     known = _user_files.get(filename)
-    if known is None:
-        known = _is_user_file(filename, dirs)
-        if filename.startswith("<") or os.path.isabs(filename):
-            if len(_user_files) >= 4096:
-                _user_files.clear()
-            _user_files[filename] = known
+    return _answer(filename, dirs) if known is None else known
+
+
+def user_file_test():
+    """``is_user_file`` for many files in a row (a walk up the stack): the library folders
+    are checked once, when this is called, instead of once per file."""
+    dirs, known = _library_dirs(), _user_files
+
+    def is_user(filename: str | None) -> bool:
+        if not filename:
+            return False
+        answer = known.get(filename)
+        return _answer(filename, dirs) if answer is None else answer
+    return is_user
+
+
+def _answer(filename: str, dirs: tuple[str, ...]) -> bool:
+    known = _is_user_file(filename, dirs)
+    if filename.startswith("<") or os.path.isabs(filename):
+        if len(_user_files) >= 4096:
+            _user_files.clear()
+        _user_files[filename] = known
     return known
 
 

@@ -285,7 +285,7 @@ class _Index:
     """
 
     def __init__(self, data):
-        self.entries = data["recipes"]  # in id order
+        self.entries = data["recipes"]  # in id order: each a dict, or its line of JSON text
         self.words: dict[str, list[int]] = data["words"]  # "errors:Name" -> entries naming it
         self.built: dict[int, Recipe] = {}
 
@@ -294,6 +294,8 @@ class _Index:
         recipe = self.built.get(position)
         if recipe is None:
             entry = self.entries[position]
+            if isinstance(entry, str):
+                entry = json.loads(entry)
             recipe = self.built[position] = Recipe(
                 **{k: tuple(v) if isinstance(v, list) else v for k, v in entry.items() if k != "literals"},
                 literals=tuple(map(tuple, entry["literals"])))
@@ -311,7 +313,7 @@ class _Index:
         try:
             folder = importlib.resources.files("tfdebug.recipes") if folder is None else folder
             with open(os.path.join(folder, INDEX_NAME), encoding="utf-8") as fh:
-                data = json.load(fh)
+                data = _index_data(fh.read())
             with os.scandir(folder) as entries:
                 files = {e.name: e.stat().st_size for e in entries if e.name.endswith(".toml")}
             if data.get("format") != INDEX_FORMAT or data.get("files") != files:
@@ -325,6 +327,19 @@ class _Index:
     def naming(self, word: str, field: str) -> tuple[Recipe, ...]:
         """As :meth:`_Book.naming`."""
         return tuple(map(self._recipe, self.words.get(f"{field}:{word}", ())))
+
+
+def _index_data(text: str) -> dict:
+    """The index's data, its recipes left as their lines of JSON text when it is laid out as
+    ``tools/recipe_index.py`` writes it (the recipes last, one per line): a diagnosis parses
+    the few its exception's classes name, not all of them. Any other layout is parsed whole."""
+    head, marker, rows = text.partition(',\n"recipes": [\n')
+    if marker and "\n" not in head and rows.endswith("\n]}\n"):
+        data = json.loads(head + "}")
+        if isinstance(data, dict) and "recipes" not in data:
+            data["recipes"] = rows[:-len("\n]}\n")].split(",\n")
+            return data
+    return json.loads(text)
 
 
 class _Book:

@@ -95,9 +95,16 @@ def build(folder: str = FOLDER) -> dict:
 
 
 def render(index: dict) -> str:
+    """The index as JSON, its recipes last, one per line: a diagnosis parses the head (files,
+    words) and only the lines of the recipes its exception's classes name."""
     import json
 
-    return json.dumps(index, indent=0, ensure_ascii=False, sort_keys=True) + "\n"
+    def dumps(value):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+    head = dumps({key: value for key, value in index.items() if key != "recipes"})
+    return (head[:-1] + ',\n"recipes": [\n' + ",\n".join(map(dumps, index["recipes"]))
+            + "\n]}\n")
 
 
 def main(argv=None) -> int:

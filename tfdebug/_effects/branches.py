@@ -5,27 +5,110 @@ import ast
 import functools
 import sys
 
-from .names import UNRESOLVED, Env, resolve
+from .._source import child_nodes, parameter_names
+from .names import UNRESOLVED, Env, Scope, resolve
+
+
+# The nodes the walk acts on (``_Finder.statement``, ``traced_children``, ``_Finder.body``);
+# any other node only leads to these inside it.
+WALKED = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete, ast.Call, ast.Expr, ast.With,
+          ast.AsyncWith, ast.If, ast.IfExp, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+_WALKED_TYPES = frozenset(WALKED)
+_DEFS = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
+_LEAVES = frozenset((ast.Constant, ast.Load, ast.Store, ast.Del, ast.Pass, ast.Break,
+                     ast.Continue))
+
+
+def analyse(node) -> tuple[Scope, list]:
+    """``(scope_of(node), walked(node's body))`` of a def or lambda, from one pass over its
+    own nodes (not those of defs and classes inside it); on the way, each node the walk acts
+    on gets its ``walked_children``. A function's first trace pays for this pass alone."""
+    params = set(parameter_names(node))
+    stored, glob, nonloc = set(), set(), set()
+    body: list = []
+    stack = [(iter(node.body if isinstance(node.body, list) else [node.body]), body)]
+    while stack:  # no recursion: an expression can be thousands of nodes deep
+        nodes, found = stack[-1]
+        child = next(nodes, None)
+        if child is None:
+            stack.pop()
+            continue
+        kind = type(child)
+        if kind is ast.Name:  # (its only child is its context)
+            if not isinstance(child.ctx, ast.Load):
+                stored.add(child.id)
+            continue
+        if kind in _LEAVES:
+            continue
+        if kind in _DEFS:
+            if kind is not ast.Lambda:
+                stored.add(child.name)
+            if kind is not ast.ClassDef:
+                found.append(child)  # walked with its own scope added (``_Finder.body``)
+            continue
+        if kind is ast.Global:
+            glob.update(child.names)
+        elif kind is ast.Nonlocal:
+            nonloc.update(child.names)
+        elif kind is ast.Import or kind is ast.ImportFrom:
+            stored.update((alias.asname or alias.name).split(".")[0] for alias in child.names)
+        elif kind is ast.ExceptHandler and child.name:
+            stored.add(child.name)
+        elif kind is ast.arg:
+            stored.add(child.arg)
+        if kind in _WALKED_TYPES:
+            found.append(child)
+            found = child._tfdebug_walked = []
+        stack.append((iter(child_nodes(child)), found))
+    return Scope(params, (stored | params) - glob - nonloc, glob, nonloc), body
+
+
+def walked(nodes) -> list:
+    """``nodes`` as the walk meets them: a node it acts on as itself, any other node as the
+    nodes it acts on inside it (``return a + f(x)`` is its call ``f(x)``), in the order a
+    depth-first walk of the whole tree reaches them; classes are left out (their bodies do
+    not run when the function runs)."""
+    found = []
+    stack = [iter(nodes)]
+    while stack:  # no recursion: an expression can be thousands of nodes deep
+        node = next(stack[-1], None)
+        if node is None:
+            stack.pop()
+        elif isinstance(node, WALKED):
+            found.append(node)
+        elif not isinstance(node, ast.ClassDef):
+            stack.append(iter(child_nodes(node)))
+    return found
+
+
+def walked_children(node) -> list:
+    """``walked`` of ``node``'s children, worked out once per node and kept on it (a new
+    tree, for an edited file or a redefined function, has new nodes)."""
+    found = node.__dict__.get("_tfdebug_walked")
+    if found is None:
+        found = node._tfdebug_walked = walked(child_nodes(node))
+    return found
 
 
 def traced_children(node, env: Env) -> list:
-    """The children of ``node`` that run while tracing.
+    """The children of ``node`` that run while tracing, as ``walked`` gives them.
 
     Left out: the branch a plain Python condition (a global, closure or attribute holding
     a bool, number, string or None) does not take, and the function handed to
     ``tf.py_function``/``tf.numpy_function``, which runs on every call, not at trace time.
     """
-    children = list(ast.iter_child_nodes(node))
     if isinstance(node, (ast.If, ast.IfExp)):
         taken = _python_truth(node.test, env)
         if taken is not None:
             branch = node.body if taken else node.orelse
-            return [node.test] + (branch if isinstance(branch, list) else [branch])
+            return walked([node.test] + (branch if isinstance(branch, list) else [branch]))
     elif isinstance(node, ast.Call) and runs_at_call_time(node, env):
         func_arg = node.args[0] if node.args else next(
             (k.value for k in node.keywords if k.arg in ("func", "generator")), None)
-        return [c for c in children if c is not func_arg]
-    return children
+        return walked([c for c in child_nodes(node) if c is not func_arg])
+    return walked_children(node)
 
 
 _PYTHON_CONSTANTS = (bool, int, float, str, type(None))

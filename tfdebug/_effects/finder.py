@@ -11,8 +11,8 @@ from typing import Callable
 
 from .._source import call_bindings, dropped_update, function_node, parameter_names
 from .._vocab import KERAS_TRACED_METHODS, MUTATORS, TENSOR_ARRAY_UPDATES, UNAMBIGUOUS_MUTATORS
-from .branches import forget_tf_functions, runs_at_call_time, traced_children
-from .names import UNRESOLVED, Env, call_kind, qualified_names, resolve, scope_of, static_attr
+from .branches import analyse, forget_tf_functions, runs_at_call_time, traced_children
+from .names import UNRESOLVED, Env, call_kind, qualified_names, resolve, static_attr
 from .objects import (closure_values, is_array, is_plain_container, is_tf_function,
                       is_user_function, sublayers, unwrap_library, is_layer, is_trackable,
                       training_sensitive)
@@ -68,7 +68,7 @@ class _Finder:
         node = function_node(fn.__code__)
         if node is None:
             return
-        scope = scope_of(node)
+        scope = _analysed(node)[0]
         params = parameter_names(node)
         self_name = params[0] if instance is not None and params else None
         env = Env(fn, self_name, instance, top, [scope])
@@ -92,18 +92,17 @@ class _Finder:
     # body ----------------------------------------------------------------------------
 
     def body(self, node, env: Env, depth, in_layer_call):
-        body = node.body if isinstance(node.body, list) else [node.body]
-        stack = list(reversed(body))
+        # only the nodes the walk acts on (assignments, calls, ``with``, ``if``, nested
+        # functions), found once per def from its source and kept on its node
+        stack = list(reversed(_analysed(node)[1]))
         while stack:
             child = stack.pop()
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 # nested functions (cond branches, loop bodies, helpers) run during the
                 # trace: search them with their own locals added
                 inner = Env(env.fn, env.self_name, env.instance, env.top,
-                             env.scopes + [scope_of(child)])
+                             env.scopes + [_analysed(child)[0]])
                 self.body(child, inner, depth, in_layer_call)
-                continue
-            if isinstance(child, ast.ClassDef):
                 continue
             self.statement(child, env, depth, in_layer_call)
             stack.extend(reversed(traced_children(child, env)))
@@ -135,14 +134,14 @@ class _Finder:
                 if is_user_function(method):
                     self.function(method, value, depth=depth + 1)
 
-    def function_arguments(self, node: ast.Call, env: Env, value, depth):
+    def function_arguments(self, node: ast.Call, env: Env, value, names, depth):
         """User functions given to a call that runs them while tracing: TensorFlow's APIs
         (``tf.nest.map_structure(fn, x)``, ``tf.map_fn``, ``tf.cond``; not
         ``tf.py_function``, which runs its function on every call), and a user function
-        whose body calls the parameter it is given (``apply(fn, x)``)."""
+        whose body calls the parameter it is given (``apply(fn, x)``). ``names``: the
+        qualified names of the called ``value`` (``qualified_names``)."""
         if runs_at_call_time(node, env):
             return
-        names = qualified_names(node.func, env, value)
         library = any(n.startswith("tensorflow.") for n in names)
         if library and node.args and isinstance(node.func, ast.Attribute) and node.func.attr == "run":
             self.replica_loss(resolve(node.func.value, env), resolve(node.args[0], env))
@@ -170,7 +169,7 @@ class _Finder:
         node = function_node(fn.__code__)
         if node is None:
             return
-        env = Env(fn, None, None, False, [scope_of(node)])
+        env = Env(fn, None, None, False, [_analysed(node)[0]])
         means = {}
         for stmt in ast.walk(node):
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
@@ -275,7 +274,7 @@ class _Finder:
                     return
         if value is UNRESOLVED:
             return
-        self.function_arguments(node, env, value, depth)
+        self.function_arguments(node, env, value, names, depth)
         if is_layer(value):
             if not in_layer_call and not _passes_training(node):
                 sensitive = training_sensitive(value)
@@ -316,6 +315,16 @@ def _model_strategy(model):
         return inspect.getattr_static(model, "_distribute_strategy", None) or None
     except Exception:  # noqa: BLE001
         return None
+
+
+def _analysed(node) -> tuple:
+    """``(scope, body nodes the walk acts on)`` of a def or lambda (``branches.analyse``),
+    from its source alone: worked out once per node and kept on it (a new tree, for an
+    edited file or a redefined function, has new nodes)."""
+    found = node.__dict__.get("_tfdebug_analysis")
+    if found is None:
+        found = node._tfdebug_analysis = analyse(node)
+    return found
 
 
 def _replicas(strategy) -> int:

@@ -51,9 +51,27 @@ class Scope:
 
 
 def scope_of(node) -> Scope:
+    """The names ``node`` (a def or lambda) binds, from its source alone: worked out once per
+    node and kept on it (a new tree, for an edited file or a redefined function, has new
+    nodes). Callers only read it."""
+    scope = node.__dict__.get("_tfdebug_scope")
+    if scope is None:
+        scope = node._tfdebug_scope = _scope_of(node)
+    return scope
+
+
+# Nodes that bind no name themselves (their children are still visited).
+_NO_BINDING = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Constant,
+               ast.Call, ast.Attribute, ast.BinOp, ast.Compare, ast.Expr, ast.Return,
+               ast.keyword, ast.Subscript)
+
+
+def _scope_of(node) -> Scope:
     params = set(parameter_names(node))
     stored, glob, nonloc = set(), set(), set()
     for child in own_nodes(node):
+        if isinstance(child, _NO_BINDING):  # most nodes: a name read, an operator, a constant
+            continue
         if isinstance(child, ast.Global):
             glob.update(child.names)
         elif isinstance(child, ast.Nonlocal):
@@ -86,7 +104,10 @@ class Env:
     scopes: list                 # enclosing scopes inside the traced function, innermost last
 
     def is_local(self, name: str) -> bool:
-        return any(name in s.local for s in self.scopes) and not self.is_bound(name)
+        for scope in self.scopes:
+            if name in scope.local:
+                return not self.is_bound(name)
+        return False
 
     def is_bound(self, name: str) -> bool:
         return self.self_name is not None and name == self.self_name \

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 
-from .autograph import is_generated_file
+from .autograph import _autograph_source_map, is_generated_file
 from .targets import is_tf_function
 from .versions import log
 
@@ -20,11 +21,17 @@ def _tf_stack_module():
 def traced_user_location() -> tuple[str, int, str] | None:
     """(file, line, function) of the innermost user line being traced or run.
 
-    While AutoGraph runs converted code, Python frames point into generated files; TF's
-    stack mappers translate them back to the user's source, so that is asked first.
+    The stack is walked from here up, frame by frame, until a user frame: while AutoGraph
+    runs converted code, Python frames point into generated files, which are mapped back to
+    the user's source with the source map TF's own stack extraction applies
+    (``mapped_location``). When that walk fails, TF's ``tf_stack.extract_stack`` is asked.
     """
     from .. import _frames
 
+    try:
+        return _walk_to_user(sys._getframe(1), _frames.user_file_test())
+    except Exception:  # noqa: BLE001 - TF's own stack extraction, then plain frames
+        log.debug("tfdebug: walking the stack to the user's line failed", exc_info=True)
     tf_stack = _tf_stack_module()
     if tf_stack is not None:
         try:
@@ -37,6 +44,23 @@ def traced_user_location() -> tuple[str, int, str] | None:
     if frame is None:
         return None
     return frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name
+
+
+def _walk_to_user(frame, is_user) -> tuple[str, int, str] | None:
+    source_map = None
+    while frame is not None:
+        code = frame.f_code
+        filename = code.co_filename
+        if is_generated_file(filename):
+            if source_map is None:  # read once per walk, only when converted code runs
+                source_map = _autograph_source_map()
+            origin = source_map.get((filename, frame.f_lineno))
+            if origin is not None and is_user(str(origin[0])):
+                return str(origin[0]), int(origin[1]), str(origin[2])
+        elif is_user(filename):
+            return filename, frame.f_lineno, code.co_name
+        frame = frame.f_back
+    return None
 
 
 def failed_function_call(exc: BaseException):

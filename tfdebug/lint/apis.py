@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ast
 import os
-import re
 
 from .findings import debug
 from .values import Kind
@@ -35,7 +34,8 @@ _GRAPH_LOOP_SHAPE_OPS = {"concat", "stack", "pad", "tile", "repeat", "append"}
 
 
 # `%d`, `%5.2f`, `%x`: %-conversions that need a concrete number (a tensor makes them fail).
-_NUMERIC_PERCENT = re.compile(r"%[-+ #0]*(\d+|\*)?(\.\d+)?[diouxXeEfFgGc]")
+# Compiled when first used (``re`` caches it): most analyses meet no %-format.
+_NUMERIC_PERCENT = r"%[-+ #0]*(\d+|\*)?(\.\d+)?[diouxXeEfFgGc]"
 
 
 _NAMED_SHAPE_CTORS = {"range", "zeros", "ones", "fill", "normal", "uniform", "truncated_normal",
@@ -62,15 +62,68 @@ def api_facts(name: str) -> dict | None:
     """What the table says of the canonical API ``name`` (None: not in it, so unknown)."""
     global _table
     if _table is None:
-        import json  # (here: a run on files without TensorFlow never pays for it)
-
+        _table = _Rows.read(_TABLE_FILE) or _read_whole(_TABLE_FILE)
+    if isinstance(_table, _Rows):
         try:
-            with open(_TABLE_FILE, encoding="utf-8") as fh:
-                _table = json.load(fh)["apis"]
-        except (OSError, ValueError, KeyError, TypeError):
-            debug("tfdebug lint: cannot read %s", _TABLE_FILE)
-            _table = {}
+            return _table.get(name)
+        except ValueError:  # a row that is not JSON: the file is read whole, as before
+            _table = _read_whole(_TABLE_FILE)
     return _table.get(name)
+
+
+def _read_whole(path: str) -> dict:
+    import json  # (here: a run on files without TensorFlow never pays for it)
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)["apis"]
+    except (OSError, ValueError, KeyError, TypeError):
+        debug("tfdebug lint: cannot read %s", path)
+        return {}
+
+
+class _Rows:
+    """The table as ``tools/tf_api.py`` writes it, one API per line in name order, each row
+    parsed when first looked up (found by bisection): an analysis asks about a few of its
+    1,600-odd APIs, and parsing them all cost a first diagnosis more than a millisecond."""
+
+    def __init__(self, rows: list[str]):
+        self.rows = rows
+        self.parsed: dict[str, dict | None] = {}
+
+    @classmethod
+    def read(cls, path: str) -> "_Rows | None":
+        """The rows of the table at ``path``; None when it is laid out otherwise."""
+        try:
+            with open(path, encoding="utf-8") as fh:
+                lines = fh.read().split("\n")
+            start = lines.index('  "apis": {') + 1
+        except (OSError, ValueError):
+            return None
+        rows = lines[start:-3]
+        # sorted, the first and the last row in the layout: every row between is too
+        if lines[0] != "{" or lines[-3:] != ["  }", "}", ""] or not rows or \
+                rows != sorted(rows) or not (rows[0] + rows[-1]).startswith('    "') or \
+                not rows[-1].startswith('    "'):
+            return None
+        return cls(rows)
+
+    def get(self, name: str) -> dict | None:
+        facts = self.parsed.get(name, _UNREAD)
+        if facts is _UNREAD:
+            import bisect
+            import json
+
+            head = f"    {json.dumps(name)}: "
+            at = bisect.bisect_left(self.rows, head)
+            row = self.rows[at] if at < len(self.rows) else ""
+            facts = json.loads(row[len(head):].removesuffix(",")) \
+                if row.startswith(head) else None
+            self.parsed[name] = facts
+        return facts
+
+
+_UNREAD = object()
 
 
 def api_kind(name: str, call: ast.Call, kind_of) -> Kind | None:

@@ -3,6 +3,7 @@ tensors, and Python floats meeting integer tensors."""
 from __future__ import annotations
 
 import ast
+import re
 
 from ..apis import _NUMERIC_PERCENT, _literal_dtype
 from ..values import _is_symbolic, _is_tensor
@@ -44,7 +45,7 @@ def percent_format(w, node):
             and isinstance(node.left.value, str) and not w.in_raise and not w.in_log):
         right = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
         if any(_is_symbolic(w.kind(r)) for r in right):
-            if _NUMERIC_PERCENT.search(node.left.value):
+            if re.search(_NUMERIC_PERCENT, node.left.value):
                 w.mod.report("percent-format-tensor", node, "a numeric %-format (`%d`, "
                              "`%f`) of a symbolic tensor fails while tracing; use "
                              "tf.print or tf.strings.format")

@@ -1,0 +1,68 @@
+"""The side-effect guard's walk of a def: one pass over its source finds its scope (the
+names it binds) and the nodes the walk acts on, kept on the nodes for later traces. Both
+must be what a plain walk of every node finds, on real code of every shape (the stdlib's
+and tfdebug's own: nested defs, lambdas, classes, comprehensions, try, with, match)."""
+import ast
+import importlib
+
+import pytest
+
+from tfdebug._effects import branches, names
+
+MODULES = ("ast", "inspect", "argparse", "dataclasses", "json.decoder", "typing", "logging",
+           "tfdebug.trace_log", "tfdebug._effects.finder", "tfdebug.lint.walker")
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _defs(module_name):
+    module = importlib.import_module(module_name)
+    with open(module.__file__, encoding="utf-8") as fh:
+        tree = ast.parse(fh.read())
+    return [n for n in ast.walk(tree) if isinstance(n, _NESTED)]
+
+
+def _every_node_walk(node):
+    """The walk as it was: every node of the body in depth-first order, the ones acted on
+    kept; defs and lambdas kept and not entered, classes skipped."""
+    found, stack = [], list(reversed(node.body if isinstance(node.body, list) else [node.body]))
+    while stack:
+        child = stack.pop()
+        if isinstance(child, ast.ClassDef):
+            continue
+        if isinstance(child, branches.WALKED):
+            found.append(child)
+        if isinstance(child, _NESTED):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(child))))
+    return found
+
+
+def _analysed_walk(node):
+    found, stack = [], list(reversed(branches.analyse(node)[1]))
+    while stack:
+        child = stack.pop()
+        found.append(child)
+        if not isinstance(child, _NESTED):
+            stack.extend(reversed(branches.walked_children(child)))
+    return found
+
+
+@pytest.mark.parametrize("module_name", MODULES)
+def test_one_pass_finds_the_scope_and_the_nodes_a_walk_of_every_node_finds(module_name):
+    defs = _defs(module_name)
+    assert len(defs) > 5
+    for node in defs:
+        assert branches.analyse(node)[0] == names._scope_of(node), ast.dump(node)[:200]
+    for node in _defs(module_name):  # fresh nodes: nothing kept from the pass above
+        assert _analysed_walk(node) == _every_node_walk(node), getattr(node, "name", "lambda")
+
+
+def test_walked_children_of_an_unanalysed_node_are_the_same():
+    source = ("def f(x):\n    if flag:\n        y = [g(v) for v in x]\n    else:\n"
+              "        with ctx() as c:\n            c.send(lambda: h(x))\n    return k(y)\n")
+    analysed, plain = ast.parse(source).body[0], ast.parse(source).body[0]
+    branches.analyse(analysed)
+    for a, p in zip(ast.walk(analysed), ast.walk(plain)):
+        if isinstance(a, branches.WALKED) and not isinstance(a, _NESTED):
+            assert [ast.dump(n) for n in branches.walked_children(a)] == \
+                [ast.dump(n) for n in branches.walked_children(p)]
