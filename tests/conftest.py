@@ -319,13 +319,17 @@ def pytest_collection_modifyitems(session, config, items):
             runs.start_early(item.nodeid, [str(a) for a in marker.args[1:]],
                              marker.kwargs.get("cwd", ROOT), script=str(marker.args[0]),
                              timeout=marker.kwargs.get("timeout", 240), jobs=jobs)
+    else:  # pytest-xdist: first of the single tests, so that the worker given it waits
+        # for the run while the other worker goes on (the groups of cases come before them)
+        firsts = set(map(id, early))
+        items[:] = early + [item for item in items if id(item) not in firsts]
     if not cases:
         return
     chosen = set(map(id, cases))
     items[:] = [item for item in items if id(item) not in chosen] + cases
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         runs.queue(cases, jobs)
-    elif config.getoption("dist", None) == "loadgroup":  # pytest-xdist: all in one worker
+    elif config.getoption("dist", None) == "loadgroup":  # pytest-xdist: queued by group
         runs.pending = cases
 
 
