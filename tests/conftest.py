@@ -50,9 +50,16 @@ def wheel(tmp_path_factory):
     """The checkout built as a wheel, once per session (test_wheel, test_lint_no_tf)."""
     import subprocess
 
+    import shutil
+
     out = tmp_path_factory.mktemp("dist")
+    # built from a copy: a build writes build/ and the egg-info into its tree, which the other
+    # pytest-xdist worker reads (the editable install) and may be building from at that time
+    tree = tmp_path_factory.mktemp("checkout") / "tfdebug"
+    shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(
+        ".git", "build", "dist", "*.egg-info", "__pycache__", "lint_realworld"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(out), ROOT], check=True, capture_output=True, text=True)
+                    "-q", "-w", str(out), str(tree)], check=True, capture_output=True, text=True)
     (path,) = out.glob("tfdebug-*.whl")
     return path
 
@@ -218,13 +225,9 @@ class CaseRuns:
         import subprocess
 
         if item.nodeid not in self.queued:  # not queued at collection (pytest-xdist)
-            # the case tests come last: by then this worker only waits for them; the cases
-            # of the group it was given are queued together
-            def group(node):
-                marker = node.get_closest_marker("xdist_group")
-                return marker.args if marker else None
-
-            self.queue([item, *(other for other in self.pending if group(other) == group(item))],
+            # the case tests come last in their module: by then this worker only waits for
+            # them; with --dist loadfile the worker runs its module's cases, queued together
+            self.queue([item, *(other for other in self.pending if other.module is item.module)],
                        case_jobs(alone=True))
         case, stem = self.queued[item.nodeid]
         returncode = self.server.result(item.nodeid, timeout=400)
@@ -282,26 +285,9 @@ def _case_items(items):
     return [item for item in items if "case_run" in getattr(item, "fixturenames", ())]
 
 
-# pytest-xdist (--dist loadgroup): the tests of these modules share what a module or session
-# fixture made once (a browser, a venv, the wheel, a terminal run, the recipe snippets' runs),
-# so each group stays in one worker instead of making it again in the other.
-XDIST_GROUPS = {"test_html_browser": "browser", "test_lint_no_tf": "wheel", "test_wheel": "wheel",
-                "test_main_example": "first-command", "test_recipes": "recipe-snippets",
-                "test_static_shape_categories": "saved-model", "test_tf_errors": "tf-errors"}
-
-
 def pytest_itemcollected(item):
-    if "case_run" in getattr(item, "fixturenames", ()):
-        # pytest-xdist: the cases in as many groups as workers, each worker runs its own
-        # group's cases in its own case server (queued when the first of them starts)
-        workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
-        case = item.callspec.params["case"]
-        share = sum(os.path.basename(case).encode()) % workers
-        item.add_marker(pytest.mark.xdist_group(f"tfdebug-cases-{share}"))
-        return
-    group = XDIST_GROUPS.get(getattr(item.module, "__name__", "").rpartition(".")[2])
-    if group:
-        item.add_marker(pytest.mark.xdist_group(group))
+    if "case_run" in getattr(item, "fixturenames", ()):  # pytest-xdist --dist loadgroup
+        item.add_marker(pytest.mark.xdist_group("tfdebug-cases"))
 
 
 @pytest.hookimpl(trylast=True)  # after -k/-m have deselected
@@ -319,8 +305,8 @@ def pytest_collection_modifyitems(session, config, items):
             runs.start_early(item.nodeid, [str(a) for a in marker.args[1:]],
                              marker.kwargs.get("cwd", ROOT), script=str(marker.args[0]),
                              timeout=marker.kwargs.get("timeout", 240), jobs=jobs)
-    else:  # pytest-xdist: first of the single tests, so that the worker given it waits
-        # for the run while the other worker goes on (the groups of cases come before them)
+    else:  # pytest-xdist: first in its module, so that the worker given it waits for the
+        # run while the other worker goes on
         firsts = set(map(id, early))
         items[:] = early + [item for item in items if id(item) not in firsts]
     if not cases:
@@ -329,7 +315,7 @@ def pytest_collection_modifyitems(session, config, items):
     items[:] = [item for item in items if id(item) not in chosen] + cases
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         runs.queue(cases, jobs)
-    elif config.getoption("dist", None) == "loadgroup":  # pytest-xdist: queued by group
+    else:  # pytest-xdist: a module's cases are queued when the first of them starts
         runs.pending = cases
 
 
