@@ -27,6 +27,7 @@ setup(
         "cpu": ["tensorflow-cpu>=2.16,<2.22"],
         "test": [
             "pytest>=7.4",
+            "pytest-xdist>=3.5",
             "hypothesis>=6.80",
             "ipython>=8.12",
             "nbclient>=0.8",

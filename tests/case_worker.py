@@ -16,13 +16,13 @@ whose source sets environment variables, or starts processes of its own, runs as
 ``tfdebug run`` subprocess instead (:func:`needs_fresh_process`).
 
 The protocol is JSON lines: the server reads ``{"id", "argv", "cwd", "stdout", "stderr",
-"env", "timeout", "subprocess", "script", "stdin", "first"}`` on stdin (``subprocess``: a real
-``python -m tfdebug`` process, the end-to-end path; ``script``: ``python SCRIPT ARGV`` instead
-of ``python -m tfdebug ARGV``; ``stdin``: a file to read as standard input; ``first``: ahead
-of the queued runs) and writes ``{"id", "returncode", "cpu", "wall"}`` on stdout when the run
-has ended (``returncode`` as :mod:`subprocess` gives it: ``-N`` for a signal; the run's CPU
-and wall seconds), with at most
-``jobs`` runs at once. The client, :class:`CaseServer`, is used by tests/conftest.py.
+"env", "timeout", "subprocess", "script", "stdin", "first", "now"}`` on stdin (``subprocess``: a
+real ``python -m tfdebug`` process, the end-to-end path; ``script``: ``python SCRIPT ARGV``
+instead of ``python -m tfdebug ARGV``; ``stdin``: a file to read as standard input; ``first``:
+ahead of the queued runs; ``now``: started at once, beyond ``jobs``: a test waits for it, so
+its own process leaves a core free) and writes ``{"id", "returncode", "cpu", "wall"}`` on
+stdout when the run has ended (``returncode`` as :mod:`subprocess` gives it: ``-N`` for a
+signal; the run's CPU and wall seconds), with at most ``jobs`` runs at once. The client, :class:`CaseServer`, is used by tests/conftest.py.
 """
 from __future__ import annotations
 
@@ -173,7 +173,7 @@ def serve(jobs: int) -> None:
     running: dict[int, tuple[dict, float]] = {}
     buffer, closed = b"", False
     while not (closed and not pending and not running):
-        while pending and len(running) < jobs:
+        while pending and (len(running) < jobs or pending[0].get("now")):
             request = pending.pop(0)
             sys.stdout.flush()
             sys.stderr.flush()
@@ -194,7 +194,8 @@ def serve(jobs: int) -> None:
                 for line in filter(bytes.strip, lines):
                     request = json.loads(line)
                     # a test waiting on its run goes before the queued cases
-                    pending.insert(0 if request.get("first") else len(pending), request)
+                    first = request.get("first") or request.get("now")
+                    pending.insert(0 if first else len(pending), request)
         else:
             time.sleep(0.02)
         for pid, (request, started) in list(running.items()):
@@ -265,12 +266,13 @@ class CaseServer:
 
     def submit(self, key: str, argv: list[str], cwd: str, stdout: str, stderr: str,
                env: dict | None = None, timeout: float = 300, subprocess: bool = False,
-               script: str | None = None, stdin: str | None = None, first: bool = False) -> None:
+               script: str | None = None, stdin: str | None = None, first: bool = False,
+               now: bool = False) -> None:
         """Queue ``python -m tfdebug ARGV`` (or ``python SCRIPT ARGV``) with ``stdin`` from
-        that file; ``first`` runs it before the runs queued already."""
+        that file; ``first`` runs it before the runs queued already, ``now`` at once."""
         request = {"id": key, "argv": argv, "cwd": cwd, "stdout": stdout, "stderr": stderr,
                    "env": env or {}, "timeout": timeout, "subprocess": subprocess,
-                   "script": script, "stdin": stdin, "first": first}
+                   "script": script, "stdin": stdin, "first": first, "now": now}
         self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()
 

@@ -50,9 +50,16 @@ def wheel(tmp_path_factory):
     """The checkout built as a wheel, once per session (test_wheel, test_lint_no_tf)."""
     import subprocess
 
+    import shutil
+
     out = tmp_path_factory.mktemp("dist")
+    # built from a copy: a build writes build/ and the egg-info into its tree, which the other
+    # pytest-xdist worker reads (the editable install) and may be building from at that time
+    tree = tmp_path_factory.mktemp("checkout") / "tfdebug"
+    shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(
+        ".git", "build", "dist", "*.egg-info", "__pycache__", "lint_realworld"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(out), ROOT], check=True, capture_output=True, text=True)
+                    "-q", "-w", str(out), str(tree)], check=True, capture_output=True, text=True)
     (path,) = out.glob("tfdebug-*.whl")
     return path
 
@@ -154,8 +161,12 @@ _CASE_RUNS = pytest.StashKey()
 
 def case_jobs(alone: bool) -> int:
     """How many cases run at once: TFDEBUG_CASE_JOBS, else one per core, less the core the
-    rest of the suite runs on when it runs alongside (``alone``: only case tests run)."""
+    rest of the suite runs on when it runs alongside (``alone``: only case tests run); under
+    pytest-xdist, each worker's server gets its share of the cores."""
     cores = os.cpu_count() or 1
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+    if workers > 1:
+        return int(os.environ.get("TFDEBUG_CASE_JOBS") or max(1, cores // workers))
     return int(os.environ.get("TFDEBUG_CASE_JOBS") or (cores if alone else max(1, cores - 1)))
 
 
@@ -178,6 +189,7 @@ class CaseRuns:
         self.folder = None
         self.queued = {}  # nodeid -> (case, stem of its output files)
         self.pending = []  # items this pytest-xdist worker will run, queued on first use
+        self.early = {}  # key -> (stem of its output files, command, timeout): runs_early
 
     def _start(self, jobs: int) -> None:
         import tempfile
@@ -213,9 +225,10 @@ class CaseRuns:
         import subprocess
 
         if item.nodeid not in self.queued:  # not queued at collection (pytest-xdist)
-            # the case tests come last: by then this worker only waits for them
-            self.queue([item, *self.pending], case_jobs(alone=True))
-            self.pending = []
+            # the case tests come last in their module: by then this worker only waits for
+            # them; with --dist loadfile the worker runs its module's cases, queued together
+            self.queue([item, *(other for other in self.pending if other.module is item.module)],
+                       case_jobs(alone=True))
         case, stem = self.queued[item.nodeid]
         returncode = self.server.result(item.nodeid, timeout=400)
         with open(stem + ".out", encoding="utf-8", errors="replace") as fh:
@@ -228,22 +241,36 @@ class CaseRuns:
 
     def run_now(self, key, argv, cwd, script=None, input=None, env=None, timeout=240):
         """``python SCRIPT ARGV`` (or ``python -m tfdebug ARGV``) in a fork of the server,
-        ahead of the queued cases, ``input`` on its stdin: its CompletedProcess."""
-        import subprocess
+        started at once (this process waits: its core is free), ``input`` on its stdin: its
+        CompletedProcess."""
+        self.start_early(key, argv, cwd, script=script, input=input, env=env, timeout=timeout,
+                         now=True)
+        return self.early_result(key)
 
-        self._start(case_jobs(alone=True))
+    def start_early(self, key, argv, cwd, script=None, input=None, env=None, timeout=240,
+                    jobs=None, now=False):
+        """Submit ``python SCRIPT ARGV`` ahead of the queued cases (``now``: at once, beyond
+        the server's jobs) and return; :meth:`early_result` waits for it."""
+        self._start(jobs or case_jobs(alone=True))
         stem = os.path.join(self.folder, "run-" + re.sub(r"\W+", "-", key)[-80:])
         with open(stem + ".in", "w", encoding="utf-8") as fh:
             fh.write(input or "")
         self.server.submit(key, list(argv), cwd=str(cwd), stdout=stem + ".out",
                            stderr=stem + ".err", env=env, timeout=timeout, script=script,
-                           stdin=stem + ".in", first=True)
+                           stdin=stem + ".in", first=True, now=now)
+        command = [sys.executable, *([script] if script else ["-m", "tfdebug"]), *argv]
+        self.early[key] = stem, command, timeout
+
+    def early_result(self, key):
+        """The CompletedProcess of a run :meth:`start_early` submitted (waits for it)."""
+        import subprocess
+
+        stem, command, timeout = self.early.pop(key)
         returncode = self.server.result(key, timeout=timeout + 60)
         with open(stem + ".out", encoding="utf-8", errors="replace") as fh:
             stdout = fh.read()
         with open(stem + ".err", encoding="utf-8", errors="replace") as fh:
             stderr = without_native_log(fh.read())
-        command = [sys.executable, *([script] if script else ["-m", "tfdebug"]), *argv]
         return subprocess.CompletedProcess(command, returncode, stdout, stderr)
 
     def close(self) -> None:
@@ -259,21 +286,36 @@ def _case_items(items):
 
 
 def pytest_itemcollected(item):
-    if "case_run" in getattr(item, "fixturenames", ()):  # pytest-xdist: one worker runs them
+    if "case_run" in getattr(item, "fixturenames", ()):  # pytest-xdist --dist loadgroup
         item.add_marker(pytest.mark.xdist_group("tfdebug-cases"))
 
 
 @pytest.hookimpl(trylast=True)  # after -k/-m have deselected
 def pytest_collection_modifyitems(session, config, items):
     cases = _case_items(items)
+    early = [item for item in items if item.get_closest_marker("runs_early")]
+    if not cases and not early:
+        return
+    runs = config.stash.setdefault(_CASE_RUNS, CaseRuns())
+    jobs = case_jobs(alone=len(cases) == len(items))
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        for item in early:  # a long script starts now, in the case server, and runs
+            # while the tests before it do (the test only waits for what is left)
+            marker = item.get_closest_marker("runs_early")
+            runs.start_early(item.nodeid, [str(a) for a in marker.args[1:]],
+                             marker.kwargs.get("cwd", ROOT), script=str(marker.args[0]),
+                             timeout=marker.kwargs.get("timeout", 240), jobs=jobs)
+    else:  # pytest-xdist: first in its module, so that the worker given it waits for the
+        # run while the other worker goes on
+        firsts = set(map(id, early))
+        items[:] = early + [item for item in items if id(item) not in firsts]
     if not cases:
         return
     chosen = set(map(id, cases))
     items[:] = [item for item in items if id(item) not in chosen] + cases
-    runs = config.stash.setdefault(_CASE_RUNS, CaseRuns())
     if not os.environ.get("PYTEST_XDIST_WORKER"):
-        runs.queue(cases, case_jobs(alone=len(cases) == len(items)))
-    elif config.getoption("dist", None) == "loadgroup":  # pytest-xdist: all in one worker
+        runs.queue(cases, jobs)
+    else:  # pytest-xdist: a module's cases are queued when the first of them starts
         runs.pending = cases
 
 
@@ -298,6 +340,21 @@ def forked_python(request):
                             script=str(script) if script else None, input=input, env=env,
                             timeout=timeout)
     return run
+
+
+@pytest.fixture
+def early_run(request):
+    """The CompletedProcess of the test's ``@pytest.mark.runs_early(SCRIPT, *ARGS, cwd=,
+    timeout=)``: ``python SCRIPT ARGS`` in a fork of the case server, submitted when
+    collection ends so that it runs while the tests before this one do (under pytest-xdist,
+    where every worker collects every test, when the test starts)."""
+    runs = request.config.stash.setdefault(_CASE_RUNS, CaseRuns())
+    if request.node.nodeid in runs.early:
+        return runs.early_result(request.node.nodeid)
+    marker = request.node.get_closest_marker("runs_early")
+    return runs.run_now(request.node.nodeid, [str(a) for a in marker.args[1:]],
+                        marker.kwargs.get("cwd", ROOT), script=str(marker.args[0]),
+                        timeout=marker.kwargs.get("timeout", 240))
 
 
 @pytest.fixture

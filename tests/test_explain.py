@@ -237,7 +237,8 @@ def test_tfdebug_off_env_is_read_at_call_time(monkeypatch):
 def test_cli_recipes_explain_id_and_text():
     from conftest import run_tfdebug
 
-    listing = run_tfdebug("recipes", "--category", "branch-mismatch")
+    # one row per recipe: wide enough that no title wraps (pytest-xdist's workers set COLUMNS=80)
+    listing = run_tfdebug("recipes", "--category", "branch-mismatch", env={"COLUMNS": "200"})
     assert listing.returncode == 0
     rows = [line.split()[0] for line in listing.stdout.splitlines()[2:]]
     assert rows and all(r.startswith("TFD") for r in rows) and "TFD155" in rows

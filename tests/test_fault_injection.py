@@ -267,8 +267,8 @@ def test_a_green_run_of_these_tests_ends_without_warnings():
     import sys
 
     selected = "failing_restore or (every_step and explain) or (every_step and side_effect)"
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__,
-                           "-k", selected], capture_output=True, text=True, timeout=600,
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "-n", "0", __file__, "-k", selected], capture_output=True, text=True, timeout=600,
                           cwd=os.path.dirname(__file__), env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
     last = proc.stdout.strip().splitlines()[-1]
     assert proc.returncode == 0 and " passed" in last, proc.stdout[-2000:]

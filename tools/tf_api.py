@@ -165,34 +165,74 @@ def _positional(fn) -> tuple[list[str], int, dict]:
     return names, required, dtype_params, varargs
 
 
-def _args(spec, shape, tf):
+def _args(spec, shape, tf, placeholders=None):
     """Placeholders for ``spec``: a dtype name, ``list:DTYPE`` (a list of two tensors) or
-    ``axes`` (the Python list ``[0]``)."""
+    ``axes`` (the Python list ``[0]``). With ``placeholders`` (a dict per scratch graph), each
+    placeholder is made once per position, dtype and shape and given to every probe that
+    asks for it (a probe gets a new list, the same tensors)."""
+    def placeholder(key, dtype):
+        if placeholders is None:
+            return tf.compat.v1.placeholder(getattr(tf, dtype), shape=shape)
+        if key not in placeholders:
+            placeholders[key] = tf.compat.v1.placeholder(getattr(tf, dtype), shape=shape)
+        return placeholders[key]
+
     out = []
-    for d in spec:
+    for i, d in enumerate(spec):
         if d == "axes":
             out.append([0])
         elif d.startswith("list:"):
-            out.append([tf.compat.v1.placeholder(getattr(tf, d[5:]), shape=shape)
-                        for _ in range(2)])
+            out.append([placeholder((i, j, d, shape), d[5:]) for j in range(2)])
         else:
-            out.append(tf.compat.v1.placeholder(getattr(tf, d), shape=shape))
+            out.append(placeholder((i, d, shape), d))
     return out
 
 
-def _call(fn, spec, shape, tf, extra=None, memo=None):
-    """``fn`` called on placeholders as ``spec`` says, in a fresh graph; None when TensorFlow
-    refuses the arguments. With ``memo`` (a dict per function), a probe already made is
-    answered from it: the same arguments build the same graph, so they give the same answer
-    (widening a dtype as a group and one argument alone is often the same probe)."""
-    if memo is not None:
-        key = (spec, shape, tuple(sorted((extra or {}).items(), key=lambda item: item[0])))
-        if key not in memo:
-            memo[key] = _call(fn, spec, shape, tf, extra)
-        return memo[key]
-    with tf.Graph().as_default():
+class _Scratch:
+    """One function's probes: one scratch graph for all of them, each placeholder made once
+    in it, and each probe made once (widening a dtype as a group and widening one argument
+    alone is often the same probe). Nothing runs in the graph, and a probe's answer is the
+    kind and dtype of what the call builds, so the ops earlier probes left in the graph do
+    not change it: the table is byte for byte the one a fresh graph per probe gives.
+
+    The exception is a probe that makes a variable (the graph's collections grow): the
+    process may keep it (Keras' global seed generator is made on first use, its variable in
+    the graph of that call), and later probes in that graph could use what a fresh graph
+    cannot. From then on, this function's probes get a fresh graph each."""
+
+    def __init__(self, tf):
+        self.graph = tf.Graph()
+        self.placeholders: dict = {}
+        self.answers: dict = {}
+        self.shared = True
+
+    def collected(self) -> int:
+        return sum(len(self.graph.get_collection(key))
+                   for key in self.graph.get_all_collection_keys())
+
+
+def _call(fn, spec, shape, tf, extra=None, scratch=None):
+    """``fn`` called on placeholders as ``spec`` says; None when TensorFlow refuses the
+    arguments. Without ``scratch`` in a fresh graph; with it (a :class:`_Scratch` per
+    function) in that function's graph, a probe already made answered from it."""
+    if scratch is None:
+        return _build(fn, spec, shape, tf, extra, tf.Graph())
+    key = (spec, shape, tuple(sorted((extra or {}).items(), key=lambda item: item[0])))
+    if key not in scratch.answers:
+        if scratch.shared:
+            before = scratch.collected()
+            scratch.answers[key] = _build(fn, spec, shape, tf, extra, scratch.graph,
+                                          scratch.placeholders)
+            scratch.shared = scratch.collected() == before
+        else:
+            scratch.answers[key] = _build(fn, spec, shape, tf, extra, tf.Graph())
+    return scratch.answers[key]
+
+
+def _build(fn, spec, shape, tf, extra, graph, placeholders=None):
+    with graph.as_default():
         try:
-            args = _args(spec, shape, tf)
+            args = _args(spec, shape, tf, placeholders)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 return fn(*args, **(extra or {}))
@@ -221,7 +261,7 @@ def _combos(n: int, lists: str = ""):
             yield combo
 
 
-def _probe_arity(fn, n, tf, extra, names=(), memo=None):
+def _probe_arity(fn, n, tf, extra, names=(), scratch=None):
     """Results of ``fn`` with ``n`` tensor arguments: [(spec, kind, size, out dtypes, follows,
     kept, shape)]; ``follows`` lists the arguments whose widening (float32 -> float64, int32 ->
     int64) widened the result, ``kept`` those whose widening left it alone."""
@@ -234,7 +274,7 @@ def _probe_arity(fn, n, tf, extra, names=(), memo=None):
         for shape in SHAPES:
             results = []
             for combo in _combos(n, lists):
-                value = _call(fn, combo, shape, tf, extra, memo)
+                value = _call(fn, combo, shape, tf, extra, scratch)
                 if value is None or (isinstance(value, (list, tuple)) and not value):
                     continue  # refused, or an empty sequence (no kind to read from it)
                 kind, size = _classify(value, tf)
@@ -248,7 +288,7 @@ def _probe_arity(fn, n, tf, extra, names=(), memo=None):
                     groups += [[i] for i, d in enumerate(combo) if d in WIDER]
                     for group in groups:
                         wide = tuple(WIDER[d] if i in group else d for i, d in enumerate(combo))
-                        widened = _call(fn, wide, shape, tf, extra, memo)
+                        widened = _call(fn, wide, shape, tf, extra, scratch)
                         w_outs = _dtypes_of(widened, tf) if widened is not None else None
                         if w_outs is not None:
                             (follows if w_outs != outs else kept).update(group)
@@ -285,9 +325,9 @@ def probe_function(fn, tf) -> dict | None:
     if varargs and not names:
         arities = range(1, 4)  # tf.meshgrid(*args): one to three tensors
     kinds, dtype, size, sample, results_all = {}, {}, None, None, []
-    memo: dict = {}  # this function's probes, each made once
+    scratch = _Scratch(tf)  # this function's graph, placeholders and probes
     for n in arities:
-        results = _probe_arity(fn, n, tf, extra, names, memo)
+        results = _probe_arity(fn, n, tf, extra, names, scratch)
         if not results:
             continue
         results_all += results
@@ -317,7 +357,7 @@ def probe_function(fn, tf) -> dict | None:
         combo, shape = sample[0], sample[6]
         for pname, (pos, default, _) in dtype_params.items():
             wanted = "float64" if pname in ("dtype", "Tout") else "int64"
-            moved = _call(fn, combo, shape, tf, {**extra, pname: getattr(tf, wanted)}, memo)
+            moved = _call(fn, combo, shape, tf, {**extra, pname: getattr(tf, wanted)}, scratch)
             if isinstance(moved, tf.Tensor) and moved.dtype.name == wanted:
                 entry["dtype_param"] = [pname, pos, default]
                 break
