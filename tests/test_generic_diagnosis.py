@@ -491,9 +491,8 @@ def _numpy_zeros_of_shape(x):
 
 
 def _numpy_zeros_of_own_shape(x):
-    import numpy as np
     n = None
-    return x + np.zeros(n, "float32")
+    return x + float(len(range(n)))  # Python refuses this None on every NumPy
 
 
 @pytest.mark.smoke
