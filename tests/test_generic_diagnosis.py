@@ -625,3 +625,16 @@ def test_a_dtype_mismatch_from_autographs_int_cast_is_blamed_where_int_was_calle
     assert d.symptom is not None
     d = diagnose(raised_by(tf.function(_scaled_by_python_int), tf.constant([2.0, 3.0])))
     assert d is not None and d.recipe.id == "TFD160" and d.line == inspect_line(_scaled_by_python_int, "+ x")
+
+
+@pytest.mark.smoke
+def test_the_frame_readers_answer_nothing_outside_the_supported_versions(monkeypatch):
+    """Another TensorFlow may lay out these frames otherwise: no answer, the diagnosis stays
+    at TensorFlow's line."""
+    from tfdebug._tf import locations
+    exc = raised_by(tf.function(_xla_with_an_inline_variable, jit_compile=True), tf.constant([1.0]))
+    returned = raised_by(tf.function(_build_dense_model), 3)
+    assert locations.unlifted_variable_origins([exc]) and locations.refused_return_value([returned]) is not None
+    monkeypatch.setattr(locations, "version_supported", lambda: False)
+    assert locations.unlifted_variable_origins([exc]) == []
+    assert locations.refused_return_value([returned]) is None

@@ -7,11 +7,45 @@ import importlib
 
 import pytest
 
-from tfdebug._effects import branches, names
+from tfdebug._effects import branches
+from tfdebug._effects.names import Scope
+from tfdebug._source import own_nodes, parameter_names
 
 MODULES = ("ast", "inspect", "argparse", "dataclasses", "json.decoder", "typing", "logging",
            "tfdebug.trace_log", "tfdebug._effects.finder", "tfdebug.lint.walker")
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+# The scope a plain walk of every own node finds: the reference for the one-pass analysis.
+# Nodes that bind no name themselves (their children are still visited).
+_NO_BINDING = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Constant,
+               ast.Call, ast.Attribute, ast.BinOp, ast.Compare, ast.Expr, ast.Return,
+               ast.keyword, ast.Subscript)
+
+
+def _scope_of(node) -> Scope:
+    params = set(parameter_names(node))
+    stored, glob, nonloc = set(), set(), set()
+    for child in own_nodes(node):
+        if isinstance(child, _NO_BINDING):  # most nodes: a name read, an operator, a constant
+            continue
+        if isinstance(child, ast.Global):
+            glob.update(child.names)
+        elif isinstance(child, ast.Nonlocal):
+            nonloc.update(child.names)
+        elif isinstance(child, ast.Name) and isinstance(child.ctx, (ast.Store, ast.Del)):
+            stored.add(child.id)
+        elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            stored.add(child.name)
+        elif isinstance(child, (ast.Import, ast.ImportFrom)):
+            for alias in child.names:
+                stored.add((alias.asname or alias.name).split(".")[0])
+        elif isinstance(child, ast.ExceptHandler) and child.name:
+            stored.add(child.name)
+        elif isinstance(child, ast.arg):
+            stored.add(child.arg)
+    return Scope(params, (stored | params) - glob - nonloc, glob, nonloc)
+
 
 
 def _defs(module_name):
@@ -52,7 +86,7 @@ def test_one_pass_finds_the_scope_and_the_nodes_a_walk_of_every_node_finds(modul
     defs = _defs(module_name)
     assert len(defs) > 5
     for node in defs:
-        assert branches.analyse(node)[0] == names._scope_of(node), ast.dump(node)[:200]
+        assert branches.analyse(node)[0] == _scope_of(node), ast.dump(node)[:200]
     for node in _defs(module_name):  # fresh nodes: nothing kept from the pass above
         assert _analysed_walk(node) == _every_node_walk(node), getattr(node, "name", "lambda")
 

@@ -13,9 +13,9 @@ import re
 
 from ._extract import Location, is_user, keras_call_tf_function, library_module, user_files
 from ._source import (assigned_names, builtin_cast_binding, calls_in, constructor_binding, dotted_tail,
-                      enclosing_function, first_call, inside_loop, line_nodes, locally_bound, mentions_name, module_tree,
-                      own_statements, parameter_names, parents_of, source_index, statement_at,
-                      static_shape_binding)
+                      enclosing_function, first_call, inside_loop, line_nodes, locally_bound,
+                      mentions_name, module_tree, own_statements, parameter_names, parents_of,
+                      source_index, statement_at, static_shape_binding)
 from ._vocab import MUTATORS, PY_FUNCTION_LEAVES
 
 _NAMED_FUNCTION = re.compile(r"<function ([\w.<>]+) at 0x[0-9a-f]+>")
@@ -383,8 +383,9 @@ def _locate_variable_initializer(extracted, location, frames):
 
     if not constructs(stmt):
         bound, enclosing = assigned_names(stmt), enclosing_function(tree, line)
-        takers = [s for s in own_statements(enclosing.body) if s.lineno > line and not hasattr(s, "body") and constructs(s)
-                  and mentions_name(s, bound)] if bound and enclosing is not None else []
+        simple = [s for s in own_statements(enclosing.body) if not hasattr(s, "body")] \
+            if bound and enclosing is not None else []
+        takers = [s for s in simple if s.lineno > line and constructs(s) and mentions_name(s, bound)]
         if len(takers) == 1:
             line = takers[0].lineno
     return Location(file, line, function)

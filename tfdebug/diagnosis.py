@@ -36,8 +36,8 @@ import linecache
 import logging
 
 from . import _frames, _tf, recipebook
-from ._extract import (Extracted, Location, chain_of, extract, is_user, library_module, safe_str,  # noqa: F401
-                       short_message, tb_frames)
+from ._extract import (Extracted, Location, chain_of, extract, is_user, library_module,  # noqa: F401
+                       safe_str, short_message, tb_frames)
 from ._generic import generic_category, generic_docs
 from ._locate import LOCATORS as _LOCATORS
 from ._locate import cause_of_named, construct_of_node
@@ -189,8 +189,7 @@ def _refused_for_library(exc: BaseException) -> bool:
     """A symbolic tensor refused to be a bool or iterated for TensorFlow's or Keras' own
     code (``TensorShape(t)`` tries ``iter(t)`` and falls back), not for the user's code or
     AutoGraph's operators that run it: an exception inside the chain that is not the cause."""
-    frames = [(tb.tb_frame.f_code.co_filename) for tb in _traceback_entries(exc)]
-    modules = [library_module(f) for f in frames]
+    modules = [library_module(frame.f_code.co_filename) for frame, _ in tb_frames(exc)]
     refusal = max((i for i, m in enumerate(modules) if m == _PASSING_MODULES[0]), default=None)
     if refusal is None:
         return False
@@ -199,14 +198,6 @@ def _refused_for_library(exc: BaseException) -> bool:
             continue
         return bool(module) and not module.startswith("tensorflow/python/autograph/")
     return False
-
-
-def _traceback_entries(exc: BaseException, limit: int = 2000):
-    tb, out = getattr(exc, "__traceback__", None), []
-    while tb is not None and len(out) < limit:
-        out.append(tb)
-        tb = tb.tb_next
-    return out
 
 
 def _operands_known(extracted: Extracted) -> bool:

@@ -4,11 +4,11 @@ from __future__ import annotations
 import ast
 import builtins
 import dataclasses
-import inspect
 import logging
 import types
 from typing import Callable
 
+from .. import _tf
 from .._source import call_bindings, dropped_update, function_node, parameter_names
 from .._vocab import KERAS_TRACED_METHODS, MUTATORS, TENSOR_ARRAY_UPDATES, UNAMBIGUOUS_MUTATORS
 from .branches import analyse, forget_tf_functions, runs_at_call_time, traced_children
@@ -75,7 +75,7 @@ class _Finder:
         in_layer_call = instance is not None and is_layer(instance) and fn.__name__ == "call"
         if instance is not None and fn.__name__ == "train_step" and is_layer(instance):
             # Keras runs a custom train_step per replica under the model's strategy
-            self.replica_loss(_model_strategy(instance), fn)
+            self.replica_loss(_tf.model_strategy(instance), fn)
         self.body(node, env, depth, in_layer_call)
 
     def object(self, obj, depth, methods=ENTRY_METHODS):
@@ -307,14 +307,6 @@ def _python_iterator(value) -> bool:
     kind = type(value)
     module = (getattr(kind, "__module__", "") or "").split(".")[0]
     return callable(getattr(kind, "__next__", None)) and module not in ("tensorflow", "keras", "tf_keras")
-
-
-def _model_strategy(model):
-    """The tf.distribute strategy a Keras model was built under (Keras keeps it), else None."""
-    try:
-        return inspect.getattr_static(model, "_distribute_strategy", None) or None
-    except Exception:  # noqa: BLE001
-        return None
 
 
 def _analysed(node) -> tuple:

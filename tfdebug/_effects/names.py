@@ -50,46 +50,6 @@ class Scope:
     declared_nonlocal: set
 
 
-def scope_of(node) -> Scope:
-    """The names ``node`` (a def or lambda) binds, from its source alone: worked out once per
-    node and kept on it (a new tree, for an edited file or a redefined function, has new
-    nodes). Callers only read it."""
-    scope = node.__dict__.get("_tfdebug_scope")
-    if scope is None:
-        scope = node._tfdebug_scope = _scope_of(node)
-    return scope
-
-
-# Nodes that bind no name themselves (their children are still visited).
-_NO_BINDING = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Constant,
-               ast.Call, ast.Attribute, ast.BinOp, ast.Compare, ast.Expr, ast.Return,
-               ast.keyword, ast.Subscript)
-
-
-def _scope_of(node) -> Scope:
-    params = set(parameter_names(node))
-    stored, glob, nonloc = set(), set(), set()
-    for child in own_nodes(node):
-        if isinstance(child, _NO_BINDING):  # most nodes: a name read, an operator, a constant
-            continue
-        if isinstance(child, ast.Global):
-            glob.update(child.names)
-        elif isinstance(child, ast.Nonlocal):
-            nonloc.update(child.names)
-        elif isinstance(child, ast.Name) and isinstance(child.ctx, (ast.Store, ast.Del)):
-            stored.add(child.id)
-        elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            stored.add(child.name)
-        elif isinstance(child, (ast.Import, ast.ImportFrom)):
-            for alias in child.names:
-                stored.add((alias.asname or alias.name).split(".")[0])
-        elif isinstance(child, ast.ExceptHandler) and child.name:
-            stored.add(child.name)
-        elif isinstance(child, ast.arg):
-            stored.add(child.arg)
-    return Scope(params, (stored | params) - glob - nonloc, glob, nonloc)
-
-
 UNRESOLVED = object()
 
 

@@ -193,3 +193,15 @@ def _optimizer_steps(model):
         return int(iterations.numpy()) if iterations is not None else None
     except Exception:  # noqa: BLE001
         return None
+
+
+def model_strategy(model):
+    """The tf.distribute strategy a Keras model was built under (Keras 3's TensorFlow trainer
+    keeps it in ``_distribute_strategy``); None without one, or on another layout."""
+    import inspect
+
+    try:
+        return inspect.getattr_static(model, "_distribute_strategy", None) or None
+    except Exception:  # noqa: BLE001
+        return None
+

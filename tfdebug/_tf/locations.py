@@ -7,7 +7,7 @@ import sys
 
 from .autograph import _autograph_source_map, is_generated_file
 from .targets import is_tf_function
-from .versions import log
+from .versions import log, version_supported
 
 
 def _tf_stack_module():
@@ -215,9 +215,10 @@ def refused_return_value(chain):
     """The value a tf.function returned that TensorFlow could not make a graph output.
 
     ``convert`` (framework/func_graph.py) holds it as ``x`` when it raises "must return zero
-    or more Tensors"; None when no such frame is in the traceback (another layout).
+    or more Tensors"; None when no such frame is in the traceback (another layout), or
+    TensorFlow is outside 2.16-2.21.
     """
-    for exc in chain:
+    for exc in chain if version_supported() else ():
         tb = getattr(exc, "__traceback__", None)
         while tb is not None:
             code = tb.tb_frame.f_code
@@ -241,9 +242,10 @@ def unlifted_variable_origins(chain) -> list[tuple[str, int, str]]:
     ``initializers`` local when it refuses them (XLA cannot run the cond-guarded
     initialisation; tf.data's functions cannot lift a value computed from their inputs); each
     initial value is a graph tensor whose op's stack, up to the trace's entry, is the traced
-    code that made it. [] when no such frame is in the traceback.
+    code that made it. [] when no such frame is in the traceback, or TensorFlow is outside
+    2.16-2.21.
     """
-    for exc in chain:
+    for exc in chain if version_supported() else ():
         tb = getattr(exc, "__traceback__", None)
         while tb is not None:
             code = tb.tb_frame.f_code
