@@ -261,10 +261,47 @@ def _combos(n: int, lists: str = ""):
             yield combo
 
 
+class _Widening:
+    """Does widening (float32 -> float64, int32 -> int64) an argument of one probe move its
+    result's dtype? Each dtype is widened as a group (ops that need equal dtypes), then each
+    argument alone (an op whose other arguments must stay as they are); a group *follows*
+    when the widened result's dtypes differ, is *kept* when they are the same, and is neither
+    when the widened call is refused. The widened probes are made only when a question asks
+    for them (most functions' table entry needs a few of them, or none)."""
+
+    def __init__(self, fn, combo, shape, tf, extra, scratch, outs):
+        self.probe = fn, shape, tf, extra, scratch
+        self.combo, self.outs = combo, outs
+        self.groups = [[i for i, x in enumerate(combo) if x == d]
+                       for d in dict.fromkeys(combo) if d in WIDER]
+        self.groups += [[i] for i, d in enumerate(combo) if d in WIDER]
+        self.answers: dict[int, bool | None] = {}  # group index -> follows, None: refused
+
+    def _answer(self, g: int) -> bool | None:
+        if g not in self.answers:
+            fn, shape, tf, extra, scratch = self.probe
+            wide = tuple(WIDER[d] if i in self.groups[g] else d
+                         for i, d in enumerate(self.combo))
+            widened = _call(fn, wide, shape, tf, extra, scratch)
+            w_outs = _dtypes_of(widened, tf) if widened is not None else None
+            self.answers[g] = None if w_outs is None else w_outs != self.outs
+        return self.answers[g]
+
+    def follows(self, i: int) -> bool:
+        """Does widening argument ``i`` (in one of its groups) move the result?"""
+        return any(self._answer(g) for g, group in enumerate(self.groups) if i in group)
+
+    def any_follows(self) -> bool:
+        return any(self._answer(g) for g in range(len(self.groups)))
+
+    def any_kept(self) -> bool:
+        return any(self._answer(g) is False for g in range(len(self.groups)))
+
+
 def _probe_arity(fn, n, tf, extra, names=(), scratch=None):
-    """Results of ``fn`` with ``n`` tensor arguments: [(spec, kind, size, out dtypes, follows,
-    kept, shape)]; ``follows`` lists the arguments whose widening (float32 -> float64, int32 ->
-    int64) widened the result, ``kept`` those whose widening left it alone."""
+    """Results of ``fn`` with ``n`` tensor arguments: [(spec, kind, size, out dtypes,
+    widening, shape)]; ``widening`` (a :class:`_Widening`, None when the result has no
+    dtypes) answers which arguments' widening moves the result."""
     passes = [""]
     if names[:1] and names[0] in LIST_PARAMS:
         passes.append("list")
@@ -279,20 +316,9 @@ def _probe_arity(fn, n, tf, extra, names=(), scratch=None):
                     continue  # refused, or an empty sequence (no kind to read from it)
                 kind, size = _classify(value, tf)
                 outs = _dtypes_of(value, tf)
-                follows, kept = set(), set()
-                if outs is not None:
-                    # widen each dtype as a group (ops that need equal dtypes), then each
-                    # argument alone (an op whose other arguments must stay as they are)
-                    groups = [[i for i, x in enumerate(combo) if x == d]
-                              for d in dict.fromkeys(combo) if d in WIDER]
-                    groups += [[i] for i, d in enumerate(combo) if d in WIDER]
-                    for group in groups:
-                        wide = tuple(WIDER[d] if i in group else d for i, d in enumerate(combo))
-                        widened = _call(fn, wide, shape, tf, extra, scratch)
-                        w_outs = _dtypes_of(widened, tf) if widened is not None else None
-                        if w_outs is not None:
-                            (follows if w_outs != outs else kept).update(group)
-                results.append((combo, kind, size, outs, follows, kept, shape))
+                widening = (_Widening(fn, combo, shape, tf, extra, scratch, outs)
+                            if outs is not None else None)
+                results.append((combo, kind, size, outs, widening, shape))
             if results:
                 return results
     return []
@@ -302,16 +328,17 @@ def _dtype_rule(results) -> str | None:
     """One rule for the (first) result dtype over the probes of one arity: ``@i`` when it is
     argument ``i``'s dtype and follows it when widened, a dtype name when widening never moves
     it, or None when the probes disagree or cannot tell."""
-    outs = [(combo, o[0], f, k) for combo, _, _, o, f, k, _ in results if o]
+    outs = [(combo, o[0], w) for combo, _, _, o, w, _ in results if o]
     if not outs:
         return None
     for i in range(len(outs[0][0])):
-        if all(o == combo[i] and (combo[i] not in WIDER or i in f) for combo, o, f, _ in outs):
+        if all(o == combo[i] and (combo[i] not in WIDER or w.follows(i))
+               for combo, o, w in outs):
             return f"@{i}"
-    constants = {o for _, o, _, _ in outs}
-    widenable = any(d in WIDER for combo, _, _, _ in outs for d in combo)
-    if len(constants) == 1 and not any(f for _, _, f, _ in outs) and (
-            any(k for _, _, _, k in outs) or not widenable):
+    constants = {o for _, o, _ in outs}
+    widenable = any(d in WIDER for combo, _, _ in outs for d in combo)
+    if len(constants) == 1 and not any(w.any_follows() for _, _, w in outs) and (
+            any(w.any_kept() for _, _, w in outs) or not widenable):
         return constants.pop()
     return None
 
@@ -324,19 +351,17 @@ def probe_function(fn, tf) -> dict | None:
     arities = range(required, min(max(required, len(names)), 3) + 1)
     if varargs and not names:
         arities = range(1, 4)  # tf.meshgrid(*args): one to three tensors
-    kinds, dtype, size, sample, results_all = {}, {}, None, None, []
+    kinds, by_arity, size, sample, results_all = {}, {}, None, None, []
     scratch = _Scratch(tf)  # this function's graph, placeholders and probes
     for n in arities:
         results = _probe_arity(fn, n, tf, extra, names, scratch)
         if not results:
             continue
         results_all += results
-        found = {kind for _, kind, _, _, _, _, _ in results}
+        found = {kind for _, kind, _, _, _, _ in results}
         kinds[str(n)] = found.pop() if len(found) == 1 else "mixed"
         size = size or results[0][2]
-        rule = _dtype_rule(results) if not extra else None  # a required dtype= decides
-        if rule is not None:
-            dtype[str(n)] = rule
+        by_arity[str(n)] = results
         sample = sample or results[0]
     if not kinds:
         return None
@@ -350,11 +375,15 @@ def probe_function(fn, tf) -> dict | None:
         if all(r[3] is not None for r in results_all):
             entry["of"] = "tensor"  # every element a tensor (not a list, as in clip_by_global_norm)
     if "tensor" in kinds.values():
+        # the dtype rules (and the widened probes they ask for) only where the entry says
+        # them: a required dtype= decides the dtype itself
+        rules = {n: _dtype_rule(results) for n, results in by_arity.items()} if not extra else {}
+        dtype = {n: rule for n, rule in rules.items() if rule is not None}
         if len(set(dtype.values())) == 1 and len(dtype) > 1:
             dtype = {"*": next(iter(dtype.values()))}
         if dtype:
             entry["dtype"] = dtype
-        combo, shape = sample[0], sample[6]
+        combo, shape = sample[0], sample[5]
         for pname, (pos, default, _) in dtype_params.items():
             wanted = "float64" if pname in ("dtype", "Tout") else "int64"
             moved = _call(fn, combo, shape, tf, {**extra, pname: getattr(tf, wanted)}, scratch)
