@@ -402,16 +402,17 @@ OUR_RECIPES = [r for r in recipebook.load() if r.id.startswith("TFD3") and not r
 
 
 @pytest.mark.parametrize("recipe", OUR_RECIPES, ids=lambda r: r.id)
-def test_recipe_snippets(recipe, tmp_path, monkeypatch, capsys):
+def test_recipe_snippets(recipe, tmp_path, monkeypatch, capsys, forked_python):
     assert recipe.before and recipe.after and recipe.docs.startswith("https://")
     monkeypatch.setattr(sys, "stdin", io.StringIO("2\n3\n4\n"))
     for name, snippet, want in (("before", recipe.before, True), ("after", recipe.after, False)):
         path = tmp_path / f"{recipe.id}_{name}.py"
         path.write_text(snippet)
         if "set_logical_device_configuration" in snippet:
-            # devices are configured once per process: this snippet runs in its own
+            # devices are configured once per process: this snippet runs in its own (`tfdebug
+            # run` in a fork of the case server: TensorFlow imported, its runtime not started)
             report_file = tmp_path / f"{name}.json"
-            proc = run_tfdebug("run", "--report", str(report_file), str(path), cwd=str(tmp_path))
+            proc = forked_python(None, "run", "--report", report_file, path, cwd=tmp_path)
             assert proc.returncode == 0, proc.stderr[-2000:]
             ids = {d["recipe"] for d in json.loads(report_file.read_text())["diagnostics"]}
         else:
@@ -425,7 +426,7 @@ def test_recipe_snippets(recipe, tmp_path, monkeypatch, capsys):
 
 # -- tfdebug run -------------------------------------------------------------------------
 
-def test_tfdebug_run_reports_each_effect_of_the_example(tmp_path):
+def test_tfdebug_run_reports_each_effect_of_the_example(tmp_path, forked_python):
     report_path = tmp_path / "r.json"
     example = os.path.join(ROOT, "examples", "side_effects.py")
     proc = run_tfdebug("run", "--report", str(report_path), example)
@@ -445,8 +446,8 @@ def test_tfdebug_run_reports_each_effect_of_the_example(tmp_path):
                    ("TFD304", line("np.random.randint")), ("TFD306", line("with open(LOG"))}
     assert "SideEffectWarning" in proc.stderr
 
-    fixed = os.path.join(ROOT, "examples", "side_effects_fixed.py")
-    proc = run_tfdebug("run", "--report", str(report_path), fixed)
+    fixed = os.path.join(ROOT, "examples", "side_effects_fixed.py")  # in a fork: its output
+    proc = forked_python(None, "run", "--report", report_path, fixed, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr[-2000:]
     data = json.loads(report_path.read_text())
     assert [d for d in data["diagnostics"] if d["recipe"] and d["recipe"].startswith("TFD3")] == []
@@ -630,11 +631,14 @@ def test_functions_that_run_per_call_or_per_element_stay_quiet():
 
 # -- tf.distribute: a loss averaged over one replica's batch -----------------------------------
 
-def test_a_replica_loss_averaged_over_its_own_batch_is_reported(tmp_path):
+# The two scripts below set up two logical CPUs: each runs in its own process, a fork of
+# the case server (TensorFlow imported, its runtime not started).
+
+def test_a_replica_loss_averaged_over_its_own_batch_is_reported(tmp_path, forked_python):
     script = tmp_path / "replicas.py"
     script.write_text(recipebook.get("TFD321").before, encoding="utf-8")
     report_file = tmp_path / "r.json"
-    proc = run_tfdebug("run", "--report", str(report_file), str(script), cwd=str(tmp_path))
+    proc = forked_python(None, "run", "--report", report_file, script, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     found_there = [(d["recipe"], d["code"]) for d in json.loads(report_file.read_text())["diagnostics"]]
     assert found_there == [("TFD321", "loss = tf.reduce_mean((w * x - 1.0) ** 2)")]
@@ -668,13 +672,13 @@ model.fit(np.ones((16, 3), "float32"), np.ones((16, 1), "float32"), batch_size=8
 """
 
 
-def test_a_keras_train_step_averaging_its_replicas_batch_is_reported(tmp_path):
+def test_a_keras_train_step_averaging_its_replicas_batch_is_reported(tmp_path, forked_python):
     """Keras runs a custom train_step per replica and sums the replicas' gradients: a
     `tf.reduce_mean` loss differentiated there scales every update by the replica count."""
     script = tmp_path / "keras_replicas.py"
     script.write_text(KERAS_REPLICA_STEP, encoding="utf-8")
     report_file = tmp_path / "r.json"
-    proc = run_tfdebug("run", "--report", str(report_file), str(script), cwd=str(tmp_path))
+    proc = forked_python(None, "run", "--report", report_file, script, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     found_there = [(d["recipe"], d["line"]) for d in json.loads(report_file.read_text())["diagnostics"]]
     assert found_there == [("TFD321", 13)]
