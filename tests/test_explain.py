@@ -261,15 +261,15 @@ def test_cli_recipes_explain_id_and_text():
     assert bad.returncode == 2 and "nonsense" in bad.stderr
 
 
-def test_run_with_tfdebug_off_reports_no_diagnosis(tmp_path):
+def test_run_with_tfdebug_off_reports_no_diagnosis(tmp_path, forked_python):
     import json
-
-    from conftest import run_tfdebug
 
     script = tmp_path / "bad.py"
     script.write_text("import tensorflow as tf\n\n@tf.function\ndef f(x):\n    return {x: 1}\n\nf(tf.constant(1))\n")
     report = tmp_path / "r.json"
-    proc = run_tfdebug("run", "--report", str(report), str(script), env={"TFDEBUG": "off"})
+    # `tfdebug run` in a fork of the case server (TFDEBUG is read when the run starts)
+    proc = forked_python(None, "run", "--report", report, script, cwd=tmp_path,
+                         env={"TFDEBUG": "off"})
     assert proc.returncode == 1 and "Tensor is unhashable" in proc.stderr
     assert "tfdebug TFD" not in proc.stderr
     assert [d for d in json.loads(report.read_text())["diagnostics"] if d["severity"] == "error"] == []

@@ -1,8 +1,6 @@
 """trace_logger() with Keras training and tf.distribute: traces land on the user's lines."""
 import json
 import os
-import subprocess
-import sys
 import textwrap
 import warnings
 
@@ -123,11 +121,14 @@ MIRRORED = textwrap.dedent('''\
 ''')
 
 
-def test_mirrored_strategy_over_two_logical_cpus_attributes_traces_to_the_users_functions(tmp_path):
+def test_mirrored_strategy_over_two_logical_cpus_attributes_traces_to_the_users_functions(
+        tmp_path, forked_python):
     script = tmp_path / "mirrored.py"
     script.write_text(MIRRORED)
-    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                            timeout=300, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+    # `python SCRIPT` in a fork of the case server: TensorFlow imported, its runtime not
+    # started (the script sets up two logical CPUs); its log level is the server's already
+    result = forked_python(script, cwd=tmp_path, env={"TF_CPP_MIN_LOG_LEVEL": "3"},
+                           timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     lines = dict(line.split(" ", 1) for line in result.stdout.splitlines()
                  if line.startswith(("REPLICAS", "JSON")))
