@@ -12,7 +12,7 @@ import os
 import pytest
 import tensorflow as tf
 
-from conftest import ROOT, end_to_end_cases, raised_by, run_tfdebug
+from conftest import ROOT, end_to_end_cases, raised_by
 
 from tfdebug import lint
 diagnose_module = importlib.import_module("tfdebug.diagnosis")
@@ -155,13 +155,13 @@ def test_a_tensorflow_error_no_recipe_knows_is_generic_at_the_user_line():
     assert d.docs.startswith("https://")
 
 
-def test_generic_diagnosis_in_the_json_report(tmp_path):
+def test_generic_diagnosis_in_the_json_report(tmp_path, forked_python):
     script = tmp_path / "ta.py"
     script.write_text("import tensorflow as tf\n\n@tf.function\ndef f():\n"
                       "    ta = tf.TensorArray(tf.float32, size=2).write(0, [1.0])\n"
                       "    return ta.write(1, [1.0, 2.0]).stack()\n\nf()\n")
     report = tmp_path / "r.json"
-    proc = run_tfdebug("run", "--report", str(report), str(script))
+    proc = forked_python(None, "run", "--report", report, script, cwd=tmp_path)  # tfdebug run
     assert proc.returncode == 1
     (first, *_) = json.loads(report.read_text())["diagnostics"]
     assert first["generic"] is True and first["recipe"] is None and first["line"] == 6

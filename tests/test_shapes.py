@@ -1,7 +1,5 @@
 """shape_probe() / probe(): static shapes at trace time vs the shapes that flow at run time."""
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -169,9 +167,10 @@ def test_bad_input_is_rejected_clearly():
             tfdebug.probe(tf.constant(1), 3)
 
 
-def test_example_script_runs():
-    proc = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "shapes.py")],
-                          capture_output=True, text=True, timeout=240,
-                          env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+def test_example_script_runs(forked_python):
+    # `python SCRIPT` in a fork of the case server (the example's one setting of the process,
+    # TF_CPP_MIN_LOG_LEVEL if unset, is the server's already)
+    proc = forked_python(os.path.join(ROOT, "examples", "shapes.py"), cwd=ROOT,
+                         env={"TF_CPP_MIN_LOG_LEVEL": "3"})
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "TFD400" in proc.stdout and "<unknown rank>" in proc.stdout
