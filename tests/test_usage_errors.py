@@ -51,15 +51,16 @@ def test_explain_with_only_blanks_says_what_it_needs():
     assert "needs a recipe id (e.g. TFD101) or the text of an error" in _one_error_line(proc)
 
 
-def test_doctor_survives_a_failing_tensorflow_query_and_says_which():
+def test_doctor_survives_a_failing_tensorflow_query_and_says_which(tmp_path, forked_python):
     # TensorFlow failing to list its devices (a broken driver does this): doctor still
-    # prints every other row, and says why that one is missing.
-    code = ("import sys, tensorflow as tf\n"
-            "def broken():\n    raise RuntimeError('driver gone')\n"
-            "tf.config.list_physical_devices = broken\n"
-            "from tfdebug.cli import main\nsys.exit(main(['doctor']))\n")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"), timeout=120)
+    # prints every other row, and says why that one is missing. (`python SCRIPT` in a fork
+    # of the case server; tests/test_cli_run.py runs doctor as a real process.)
+    script = tmp_path / "doctor_broken.py"
+    script.write_text("import sys, tensorflow as tf\n"
+                      "def broken():\n    raise RuntimeError('driver gone')\n"
+                      "tf.config.list_physical_devices = broken\n"
+                      "from tfdebug.cli import main\nsys.exit(main(['doctor']))\n")
+    proc = forked_python(script, cwd=tmp_path, env={"TF_CPP_MIN_LOG_LEVEL": "3"}, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "devices                      unavailable (RuntimeError: driver gone)" in proc.stdout
     assert "trace hook                   works" in proc.stdout
