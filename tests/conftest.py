@@ -357,15 +357,23 @@ def forked_python(request):
     """``run(script, *args, cwd=, input=, env=)``: ``python SCRIPT ARGS`` (``script`` None:
     ``python -m tfdebug ARGS``) in a fork of the case server, its own process that paid no
     TensorFlow import; returns the CompletedProcess. For tests of what a script does under
-    TensorFlow, not of how a process starts (those use real subprocesses)."""
+    TensorFlow, not of how a process starts (those use real subprocesses).
+    ``run.start(...)`` (same arguments) starts one without waiting and returns its key, and
+    ``run.wait(key)`` its CompletedProcess: processes that must run at the same time."""
     runs = request.config.stash.setdefault(_CASE_RUNS, CaseRuns())
     counter = iter(range(1000))
 
-    def run(script, *args, cwd, input=None, env=None, timeout=240):
+    def start(script, *args, cwd, input=None, env=None, timeout=240):
         key = f"{request.node.nodeid}#{next(counter)}"
-        return runs.run_now(key, [str(a) for a in args], cwd,
-                            script=str(script) if script else None, input=input, env=env,
-                            timeout=timeout)
+        runs.start_early(key, [str(a) for a in args], cwd,
+                         script=str(script) if script else None, input=input, env=env,
+                         timeout=timeout, now=True)
+        return key
+
+    def run(script, *args, cwd, input=None, env=None, timeout=240):
+        return runs.early_result(start(script, *args, cwd=cwd, input=input, env=env,
+                                       timeout=timeout))
+    run.start, run.wait = start, runs.early_result
     return run
 
 

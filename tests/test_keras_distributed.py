@@ -1,14 +1,12 @@
 """tfdebug with Keras 3 and tf.distribute: fit/evaluate/predict and a custom train_step
 under eager(), the trace logger and explain(); MirroredStrategy over two logical CPUs and
 MultiWorkerMirroredStrategy with two worker processes on loopback ports (each in a process of
-its own: devices and clusters are fixed when TensorFlow starts; the first in a fork of the
-case server, the workers as subprocesses); the distribute
+its own: devices and clusters are fixed when TensorFlow starts; each in a fork of the case
+server, whose TensorFlow has not started); the distribute
 recipes' reproducers."""
 import json
 import os
 import socket
-import subprocess
-import sys
 import textwrap
 
 import keras
@@ -21,13 +19,6 @@ from tfdebug import recipebook
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLE = os.path.join(ROOT, "examples", "distributed.py")
-
-
-def _env(**extra):
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONUNBUFFERED="1")
-    env.pop("TF_CONFIG", None)
-    env.update(extra)
-    return env
 
 
 class Recorder(keras.Model):
@@ -133,36 +124,27 @@ def _free_ports(count: int) -> list[int]:
             s.close()
 
 
-def test_multi_worker_mirrored_strategy_two_workers(tmp_path):
+def test_multi_worker_mirrored_strategy_two_workers(tmp_path, forked_python):
+    # both workers at once, each in a fork of the case server: TensorFlow imported, its
+    # runtime (and so the cluster, from TF_CONFIG) not started
     ports = _free_ports(2)
     cluster = {"worker": [f"localhost:{port}" for port in ports]}
     workers = []
     for index in range(2):
         config = json.dumps({"cluster": cluster, "task": {"type": "worker", "index": index}})
         report = tmp_path / f"worker{index}.json"
-        log = open(tmp_path / f"worker{index}.log", "w+")
-        proc = subprocess.Popen([sys.executable, EXAMPLE, "--multi-worker", "--report",
-                                 str(report)], env=_env(TF_CONFIG=config), cwd=ROOT,
-                                stdout=log, stderr=subprocess.STDOUT, text=True)
-        workers.append((proc, report, log))
-    try:
-        for proc, _, log in workers:
-            proc.wait(timeout=400)
-    finally:
-        for proc, _, _ in workers:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-    for index, (proc, report, log) in enumerate(workers):
-        log.seek(0)
-        output = log.read()
-        log.close()
+        key = forked_python.start(EXAMPLE, "--multi-worker", "--report", report, cwd=ROOT,
+                                  env={"TF_CONFIG": config}, timeout=400)
+        workers.append((key, report))
+    for index, (key, report) in enumerate(workers):
+        proc = forked_python.wait(key)
+        output = proc.stdout + proc.stderr
         assert proc.returncode == 0, f"worker {index}:\n{output[-4000:]}"
         result = json.loads(report.read_text())
         assert result["worker"] == index
         # Keras 3 cannot fit under MultiWorkerMirroredStrategy at all (its symbolic build
         # reduces a PerReplica batch eagerly); the example's custom loop covers it.
-        _check_worker(result, "CollectiveAllReduceStrategy", replicas=2, stderr=output,
+        _check_worker(result, "CollectiveAllReduceStrategy", replicas=2, stderr=proc.stderr,
                       keras=False)
 
 
