@@ -352,6 +352,14 @@ def pytest_sessionfinish(session):
         runs.close()
 
 
+def run_forked(config, key, script, *args, cwd, input=None, env=None, timeout=240):
+    """``python SCRIPT ARGS`` in a fork of the case server (``key`` names the run in this
+    session), for a fixture wider than a test; tests take :func:`forked_python`."""
+    runs = config.stash.setdefault(_CASE_RUNS, CaseRuns())
+    return runs.run_now(key, [str(a) for a in args], cwd, script=str(script), input=input,
+                        env=env, timeout=timeout)
+
+
 @pytest.fixture
 def forked_python(request):
     """``run(script, *args, cwd=, input=, env=)``: ``python SCRIPT ARGS`` (``script`` None:

@@ -4,8 +4,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 import textwrap
 import time
 import warnings
@@ -74,10 +72,10 @@ def test_when_tags_and_blame_locators_are_implemented():
 
 # -- before raises, after runs: one TensorFlow import for all of them ---------------------
 
-# The runner imports TensorFlow once without starting its runtime, then forks a child per
-# batch of snippets: the child runs them in turn as scripts (as a fresh process would, but for
-# TensorFlow's import), so a snippet that configures devices before TensorFlow starts gets a
-# child of its own and sees the runtime unstarted, as in a new process.
+# The runner (a fork of the case server: TensorFlow imported, its runtime not started) forks
+# a child per batch of snippets: the child runs them in turn as scripts (as a fresh process
+# would, but for TensorFlow's import), so a snippet that configures devices before TensorFlow
+# starts gets a child of its own and sees the runtime unstarted, as in a new process.
 _RUNNER = textwrap.dedent('''
     import json, logging, os, runpy, signal, sys, tempfile
     os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
@@ -145,10 +143,16 @@ _RUNNER = textwrap.dedent('''
 ''')
 
 
-def _run_snippets(batches):
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=ROOT)
-    proc = subprocess.run([sys.executable, "-c", _RUNNER, json.dumps(batches)],
-                          capture_output=True, text=True, timeout=900, env=env, cwd=ROOT)
+def _run_snippets(config, folder, batches):
+    """The runner as `python RUNNER BATCHES` in a fork of the case server: TensorFlow
+    imported, its runtime not started (the runner checks), as a fresh process but for the
+    import."""
+    from conftest import run_forked
+
+    runner = folder / "snippet_runner.py"
+    runner.write_text(_RUNNER)
+    proc = run_forked(config, "test_recipes.py::snippet_results", runner, json.dumps(batches),
+                      cwd=ROOT, env={"TF_CPP_MIN_LOG_LEVEL": "3"}, timeout=900)
     line = next((line for line in proc.stdout.splitlines() if line.startswith("RESULT")), None)
     assert line, proc.stderr[-3000:]
     return json.loads(line[len("RESULT"):])
@@ -161,13 +165,13 @@ def _needs_own_process(recipe) -> bool:
 
 
 @pytest.fixture(scope="module")
-def snippet_results():
+def snippet_results(request, tmp_path_factory):
     """Every recipe's before/after run as scripts: most in one process, a few alone."""
     recipes = recipebook.load()
     batches = [[f"{r.id}:{kind}" for r in recipes if not _needs_own_process(r)
                 for kind in ("before", "after")]]
     batches += [[f"{r.id}:{kind}"] for r in recipes if _needs_own_process(r) for kind in ("before", "after")]
-    results = _run_snippets(batches)
+    results = _run_snippets(request.config, tmp_path_factory.mktemp("snippets"), batches)
     assert len(results) == sum(map(len, batches)), "a batch of snippets died: " + repr(
         sorted({item.replace(":", " ") for batch in batches for item in batch} - set(results)))
     return results
