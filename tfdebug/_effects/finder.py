@@ -11,7 +11,7 @@ from typing import Callable
 from .. import _tf
 from .._source import call_bindings, dropped_update, function_node, parameter_names
 from .._vocab import KERAS_TRACED_METHODS, MUTATORS, TENSOR_ARRAY_UPDATES, UNAMBIGUOUS_MUTATORS
-from .branches import analyse, forget_tf_functions, runs_at_call_time, traced_children
+from .branches import analyse, runs_at_call_time, traced_children
 from .names import UNRESOLVED, Env, call_kind, qualified_names, resolve, static_attr
 from .objects import (closure_values, is_array, is_plain_container, is_tf_function,
                       is_user_function, sublayers, unwrap_library, is_layer, is_trackable,
@@ -415,7 +415,6 @@ def reached(fn, instance=None) -> list[types.CodeType]:
 
 
 def _walk(fn, instance) -> _Finder:
-    forget_tf_functions()
     finder = _Finder()
     try:
         if is_user_function(unwrap_library(fn)):
