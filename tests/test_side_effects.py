@@ -700,3 +700,39 @@ def test_one_replica_makes_no_claim():
         return strategy.run(_replica_mean, args=(w, x))
 
     assert found(step, tf.ones([4])) == []
+
+
+# -- what one walk keeps, and what it must not keep for the next trace ----------------------
+
+LOUD = False
+
+
+def _maybe_print(x):
+    if LOUD:
+        print("tracing", x)  # loud-print
+    return x + 1
+
+
+def test_each_trace_resolves_the_source_afresh(monkeypatch):
+    """A walk keeps what a name resolves to for itself alone: the next trace (the same
+    source, a new tf.function) reads the global as it is then."""
+    assert found(tf.function(_maybe_print), tf.constant(1)) == []
+    monkeypatch.setattr(sys.modules[__name__], "LOUD", True)
+    assert found(tf.function(_maybe_print), tf.constant(1)) == [("TFD300", line_of("loud-print"))]
+
+
+def test_a_replaced_tensorflow_function_is_seen_after_forgetting(monkeypatch):
+    """TensorFlow's call-time wrappers are looked up once per TensorFlow module; a replaced
+    one is seen once the walk is told to look again (``forget_tf_functions``)."""
+    from tfdebug._effects import branches
+
+    assert tf.py_function in branches._call_time_wrappers()
+    replacement = lambda *args, **kwargs: None  # noqa: E731
+    monkeypatch.setattr(tf, "py_function", replacement)
+    branches.forget_tf_functions()
+    try:
+        assert replacement in branches._call_time_wrappers()
+    finally:
+        monkeypatch.undo()
+        branches.forget_tf_functions()
+    assert tf.py_function in branches._call_time_wrappers()

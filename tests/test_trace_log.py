@@ -52,6 +52,28 @@ def test_first_trace_records_function_call_site_signature_and_time():
     assert log.count(scale) == 1 == scale.experimental_get_tracing_count()
 
 
+def test_recorded_events_are_frozen_with_their_times_and_hash_by_them():
+    """The logger completes an event's times before recording it; once recorded it is an
+    ordinary frozen TraceEvent: immutable, equal to its copy, hashed by its fields."""
+    import dataclasses
+    import time
+
+    @tf.function
+    def halve(x):
+        return x / 2
+
+    before = time.perf_counter()
+    with trace_logger() as log:
+        halve(tf.ones([2]))
+    (event,) = log.events
+    assert before < event.started < time.perf_counter() and event.duration > 0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        event.duration = 0.0
+    copy = dataclasses.replace(event)
+    assert copy == event and hash(copy) == hash(event) and {event: 1}[copy] == 1
+    assert dataclasses.replace(event, duration=1.0) != event
+
+
 def test_function_defined_before_the_scope_and_already_traced_is_not_traced_again():
     @tf.function
     def double(x):

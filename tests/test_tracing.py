@@ -141,3 +141,21 @@ def test_unsupported_version_warns_but_hooks(monkeypatch):
         with tracing.subscribed(traces.append):
             _square()(tf.constant(2.0))
     assert traces   # the hook point exists, so it still observes
+
+
+def test_a_library_module_imported_anew_moves_the_library_folders(monkeypatch, tmp_path):
+    """The library folders are kept while every library package is the module it was; one
+    put in ``sys.modules`` anew (a re-import) is seen at the next question."""
+    import sys
+    import types
+
+    from tfdebug import _frames
+
+    user_file = str(tmp_path / "pkg" / "code.py")
+    assert _frames.is_user_file(user_file)
+    module = types.ModuleType("icecream")
+    module.__file__ = str(tmp_path / "pkg" / "__init__.py")
+    monkeypatch.setitem(sys.modules, "icecream", module)
+    assert not _frames.is_user_file(user_file)
+    monkeypatch.undo()
+    assert _frames.is_user_file(user_file)

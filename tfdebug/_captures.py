@@ -276,9 +276,19 @@ def _collect(fn, instance, depth, seen, found) -> None:
         return
     seen.add((code, id(instance)))
     loads, stored_globals, stored_attrs = _plan(code)
+    namespace = getattr(fn, "__globals__", None) or {}
+    library_globals: dict[str, bool] = {}  # per global name: a library module (tf, np)?
     for load in loads:
-        if load.base == "global" and load.name in stored_globals:
-            continue
+        if load.base == "global":
+            if load.name in stored_globals:
+                continue
+            library = library_globals.get(load.name)
+            if library is None:
+                value = namespace.get(load.name, _MISSING)
+                library = library_globals[load.name] = isinstance(value, types.ModuleType) \
+                    and not _frames.is_user_file(getattr(value, "__file__", None))
+            if library:
+                continue       # tf.float32, np.pi: library constants do not go stale
         if load.base == "self" and (instance is None or load.attrs[0] in stored_attrs):
             continue
         try:

@@ -126,11 +126,13 @@ class Diagnosis:
 
 def _construct_recipe(class_names, location: Location | None):
     """The recipe of a pitfall the linter finds at ``location`` that raises this class."""
-    if location is None or not _lint_may_cite(tuple(class_names)):
+    checks = _lint_checks_citing(tuple(class_names)) if location is not None else None
+    if not checks:
         return None
     from .lint.driver import findings_at  # the linter's own analysis (no second copy of its rules)
 
-    for finding in findings_at(location.file, location.line):
+    # only the checks whose finding could name this class run (and only their modules load)
+    for finding in findings_at(location.file, location.line, enabled=checks):
         code = getattr(finding, "code", "")
         if not isinstance(code, str) or not code.startswith("TFD"):
             continue
@@ -144,15 +146,14 @@ def _construct_recipe(class_names, location: Location | None):
 
 
 @functools.lru_cache(maxsize=64)
-def _lint_may_cite(class_names: tuple) -> bool:
-    """Does a recipe the linter cites (its check table, the only codes it reports) name one
-    of these exception classes? When none does, no finding can explain the error and the
-    linter is neither imported nor run."""
+def _lint_checks_citing(class_names: tuple) -> frozenset:
+    """The linter's checks (its check table: the only codes it reports) whose recipe names
+    one of these exception classes. When none does, no finding can explain the error and
+    the linter is neither imported nor run."""
     from .lint.codes import CHECKS
 
-    cited = {recipe_id for recipe_id, _ in CHECKS.values()}
-    return any(recipe.id in cited
-               for name in class_names for recipe in recipebook.naming_error(name))
+    naming = {recipe.id for name in class_names for recipe in recipebook.naming_error(name)}
+    return frozenset(check for check, (recipe_id, _) in CHECKS.items() if recipe_id in naming)
 
 
 # -- matching ----------------------------------------------------------------------------

@@ -389,8 +389,11 @@ class TraceLogger(LogViews, Scope):
     def _finish(self, trace, pending: _Pending) -> None:
         """After a successful trace: keep the event, check stale values, maybe warn."""
         record = pending.record
-        record.event = dataclasses.replace(pending.event, duration=trace.duration,
-                                           started=trace.started)
+        # the event no one has seen yet gets its times (a frozen dataclass: replace() would
+        # copy all of it, per trace)
+        object.__setattr__(pending.event, "duration", trace.duration)
+        object.__setattr__(pending.event, "started", trace.started)
+        record.event = pending.event
         group = record.group
         with self._state.lock:
             self._state.records.append(record)

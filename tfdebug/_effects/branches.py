@@ -150,13 +150,18 @@ def _call_time_wrappers() -> tuple:
                          "data.Dataset.from_generator")
 
 
-@functools.lru_cache(maxsize=8)
 def _tf_functions(*paths: str) -> tuple:
-    """The public ``tf.<path>`` objects that exist in the loaded TensorFlow (looked up once
-    per walk: ``forget_tf_functions`` starts each one afresh)."""
+    """The public ``tf.<path>`` objects that exist in the loaded TensorFlow: looked up once
+    per TensorFlow module (every walk asked TensorFlow's lazy module wrapper again, a tenth
+    of a trace's analysis), and again after ``forget_tf_functions``."""
     tf = sys.modules.get("tensorflow")
+    return _tf_functions_of(tf, paths) if tf is not None else ()
+
+
+@functools.lru_cache(maxsize=16)
+def _tf_functions_of(tf, paths: tuple) -> tuple:
     found = []
-    for path in paths if tf is not None else ():
+    for path in paths:
         value = tf
         for part in path.split("."):
             value = getattr(value, part, None)
@@ -166,6 +171,5 @@ def _tf_functions(*paths: str) -> tuple:
 
 
 def forget_tf_functions() -> None:
-    """Look TensorFlow's functions up again (at the start of each walk: TensorFlow may have
-    been imported, or one of them replaced, since the last)."""
-    _tf_functions.cache_clear()
+    """Look TensorFlow's functions up again (after one of them was replaced)."""
+    _tf_functions_of.cache_clear()

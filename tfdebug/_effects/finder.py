@@ -11,11 +11,11 @@ from typing import Callable
 from .. import _tf
 from .._source import call_bindings, dropped_update, function_node, parameter_names
 from .._vocab import KERAS_TRACED_METHODS, MUTATORS, TENSOR_ARRAY_UPDATES, UNAMBIGUOUS_MUTATORS
-from .branches import analyse, forget_tf_functions, runs_at_call_time, traced_children
+from .branches import analyse, runs_at_call_time, traced_children
 from .names import UNRESOLVED, Env, call_kind, qualified_names, resolve, static_attr
 from .objects import (closure_values, is_array, is_plain_container, is_tf_function,
-                      is_user_function, sublayers, unwrap_library, is_layer, is_trackable,
-                      training_sensitive)
+                      is_user_function, one_walk, sublayers, unwrap_library, is_layer,
+                      is_trackable, training_sensitive)
 
 log = logging.getLogger("tfdebug")
 
@@ -399,12 +399,13 @@ def find(fn, instance=None, ran=()) -> list[Effect]:
     ``ran``: ``(function, instance)`` pairs of user code seen running during the trace
     (``running.Recorder``), searched too, with the same rules as a call in the source.
     """
-    finder = _walk(fn, instance)
-    for function, owner in ran:
-        try:
-            finder.function(function, owner, depth=1)
-        except Exception:  # noqa: BLE001 - a tfdebug bug must not break the user's trace
-            log.debug("tfdebug: side-effect analysis of %r failed", function, exc_info=True)
+    with one_walk():
+        finder = _walk(fn, instance)
+        for function, owner in ran:
+            try:
+                finder.function(function, owner, depth=1)
+            except Exception:  # noqa: BLE001 - a tfdebug bug must not break the user's trace
+                log.debug("tfdebug: side-effect analysis of %r failed", function, exc_info=True)
     return finder.effects
 
 
@@ -415,7 +416,6 @@ def reached(fn, instance=None) -> list[types.CodeType]:
 
 
 def _walk(fn, instance) -> _Finder:
-    forget_tf_functions()
     finder = _Finder()
     try:
         if is_user_function(unwrap_library(fn)):

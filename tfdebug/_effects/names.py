@@ -62,6 +62,9 @@ class Env:
     instance: Any                # the object it is bound to
     top: bool                    # the traced function itself (its params are captured)
     scopes: list                 # enclosing scopes inside the traced function, innermost last
+    # resolve()'s answers for this walk of the function: a node is resolved by the checks of
+    # its statement and again by the walk's choice of children (nothing runs in between)
+    resolved: dict = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     def is_local(self, name: str) -> bool:
         for scope in self.scopes:
@@ -123,8 +126,19 @@ def static_attr(obj, name: str):
 def resolve(expr, env: Env):
     """The live object ``expr`` names (a name or an attribute chain), or UNRESOLVED.
 
-    Attributes are read statically (no property or ``__getattr__`` runs).
+    Attributes are read statically (no property or ``__getattr__`` runs). Answers are kept
+    on ``env`` for the rest of its walk.
     """
+    known = env.resolved.get(expr, _NOT_KNOWN)
+    if known is _NOT_KNOWN:
+        known = env.resolved[expr] = _resolve(expr, env)
+    return known
+
+
+_NOT_KNOWN = object()
+
+
+def _resolve(expr, env: Env):
     if isinstance(expr, ast.Name):
         if env.is_top_param(expr.id) and not env.is_bound(expr.id):
             return UNRESOLVED

@@ -6,8 +6,10 @@ arrays captured from outside are not. Keras is read from ``sys.modules`` (never 
 from __future__ import annotations
 
 import collections
+import contextlib
 import inspect
 import sys
+import threading
 import types
 
 from .. import _frames
@@ -73,8 +75,25 @@ def training_sensitive(layer) -> str | None:
 
 def is_user_function(fn) -> bool:
     code = getattr(fn, "__code__", None)
-    return isinstance(fn, types.FunctionType) and code is not None and \
-        _frames.is_user_file(code.co_filename)
+    if not isinstance(fn, types.FunctionType) or code is None:
+        return False
+    is_user = getattr(_walking, "is_user", None) or _frames.is_user_file
+    return is_user(code.co_filename)
+
+
+_walking = threading.local()  # .is_user: the library folders as one walk saw them
+
+
+@contextlib.contextmanager
+def one_walk():
+    """The library folders checked once for a whole walk (``_frames.user_file_test``), not
+    at each of its ~20 questions: a walk runs no user code, so nothing is imported during it."""
+    outer = getattr(_walking, "is_user", None)
+    _walking.is_user = _frames.user_file_test()
+    try:
+        yield
+    finally:
+        _walking.is_user = outer
 
 
 def unwrap_library(fn):

@@ -61,11 +61,11 @@ def _walk(mod, fn, ctx, params=None) -> list:
     return []
 
 
-_module_findings: dict[str, tuple[int, list[LintFinding]]] = {}
+_module_findings: dict[tuple, tuple[int, list[LintFinding]]] = {}  # (file, enabled) ->
 
 
-def findings_at(filename: str, line: int, function: types.CodeType | str | None = None
-                ) -> list[LintFinding]:
+def findings_at(filename: str, line: int, function: types.CodeType | str | None = None,
+                enabled: frozenset | None = None) -> list[LintFinding]:
     """The lint findings at ``line`` of ``filename`` (inside ``function`` when given).
 
     The explainer's question, "which finding sits at this line of this function?", answered
@@ -74,7 +74,8 @@ def findings_at(filename: str, line: int, function: types.CodeType | str | None 
     is the frame's code object or the function's name; a finding counts when it sits in the
     lines of that def. Suppression comments are ignored (the error happened), and inferred
     findings are included (each carries its ``confidence``): the error raised at that line is
-    the evidence they lacked. Never raises.
+    the evidence they lacked. ``enabled``: only these checks are run (and only their modules
+    imported), as ``--select`` does. Never raises.
 
     Example::
 
@@ -82,7 +83,7 @@ def findings_at(filename: str, line: int, function: types.CodeType | str | None 
             print(f.code, f.message)
     """
     try:
-        found = _all_findings(filename)
+        found = _all_findings(filename, enabled)
         hits = [f for f in found if f.line == line]
         if hits and function is not None:
             span = _function_span(filename, line, function)
@@ -93,20 +94,20 @@ def findings_at(filename: str, line: int, function: types.CodeType | str | None 
         return []
 
 
-def _all_findings(filename: str) -> list[LintFinding]:
+def _all_findings(filename: str, enabled: frozenset | None = None) -> list[LintFinding]:
     lines = linecache.getlines(filename)
     if not lines:
         return []
     key = hash(tuple(lines))
-    cached = _module_findings.get(filename)
+    cached = _module_findings.get((filename, enabled))
     if cached is not None and cached[0] == key:
         return cached[1]
     tree = module_tree(filename)
-    found = analyse(tree, filename, [ln.rstrip("\r\n") for ln in lines],
+    found = analyse(tree, filename, [ln.rstrip("\r\n") for ln in lines], enabled=enabled,
                     preview=True) if tree is not None else []
     if len(_module_findings) > 64:
         _module_findings.clear()
-    _module_findings[filename] = (key, found)
+    _module_findings[filename, enabled] = (key, found)
     return found
 
 

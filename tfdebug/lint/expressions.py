@@ -8,10 +8,14 @@ from .._source import all_args, locally_bound
 from .._vocab import PY_FUNCTIONS
 from . import entries
 from .apis import _LOGGING_CALLEES
-from .checks import bool_tests, dispatch, iteration, retracing
+from .checks import dispatch, lazy_module
 from .facts import Context, _Module
 from .kinds import KindInference
 from .values import SCALAR, Kind, _is_symbolic, _is_tensor
+
+# the check modules, each imported when the walk first runs one of its checks
+bool_tests, iteration, retracing = (lazy_module(name, globals())
+                                    for name in ("bool_tests", "iteration", "retracing"))
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
@@ -90,7 +94,8 @@ class ExpressionWalker(KindInference):
         for gen in node.generators:
             self.expr(gen.iter)
             it_kind = self.kind(gen.iter)
-            iteration.comprehension(self, gen, it_kind)
+            if self.mod.wants("comprehension-tensor"):
+                iteration.comprehension(self, gen, it_kind)
             elem = Kind("tensor", it_kind.dtype) if _is_tensor(it_kind) else (
                 SCALAR if isinstance(gen.iter, ast.Call) and isinstance(gen.iter.func, ast.Name)
                 and gen.iter.func.id == "range" else None)
@@ -101,7 +106,8 @@ class ExpressionWalker(KindInference):
         parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
         for part in parts:
             self.expr(part)
-        iteration.comprehension_key(self, node)
+        if self.mod.wants("unhashable"):
+            iteration.comprehension_key(self, node)
         self.env = saved
 
     def _bind_comp(self, target, kind):
@@ -122,7 +128,8 @@ class ExpressionWalker(KindInference):
                 self.expr(child)
             self.in_log -= 1
             return False
-        if name == "tensorflow.function" or (isinstance(func, ast.Call) and mod.is_tf_function(func)):
+        if (name == "tensorflow.function" or (isinstance(func, ast.Call) and mod.is_tf_function(func))) \
+                and mod.wants("tf-function-in-loop"):
             retracing.tf_function_call(self, node)
         if ctx.graph:
             args_kinds = [self.kind(a) for a in node.args]
@@ -131,7 +138,7 @@ class ExpressionWalker(KindInference):
             entries.request_helper(self, node, func)
         elif name is None and isinstance(func, ast.Name):
             target = entries.record_call_site(self, node)
-            if target is not None:
+            if target is not None and mod.wants("python-scalar-arg", "shape-changing-arg"):
                 retracing.host_call(self, node, target)
         if isinstance(func, ast.Attribute) and func.attr in entries.DATASET_FN_METHODS and node.args:
             entries.dataset_call(self, node)

@@ -77,6 +77,11 @@ class _Module:
         target = node.func if isinstance(node, ast.Call) else node
         return self.resolve(target) == "tensorflow.function"
 
+    def wants(self, *checks: str) -> bool:
+        """Is one of ``checks`` enabled? (A hook that only reports them is skipped otherwise,
+        and its module is not imported.)"""
+        return self.enabled is None or any(check in self.enabled for check in checks)
+
     def report(self, check: str, node, message: str, line: int | None = None,
                inferred: bool = False) -> None:
         """Record a finding; an ``inferred`` one (or one of an ``INFERRED`` check) only in

@@ -8,12 +8,17 @@ import functools
 
 from .._source import mentions, terminates
 from .apis import _literal_dtype
-from .checks import (bool_tests, iteration, loops_branches, numpy_data, retracing, side_effects,
-                     syntax_support)
+from .checks import lazy_module
 from .expressions import ExpressionWalker
 from .facts import _falsy_constant
 from .findings import debug
 from .values import SCALAR, Kind, _is_tensor, _join
+
+# the check modules, each imported when the walk first runs one of its checks
+bool_tests, iteration, loops_branches, numpy_data, retracing, side_effects, syntax_support = (
+    lazy_module(name, globals()) for name in ("bool_tests", "iteration", "loops_branches",
+                                              "numpy_data", "retracing", "side_effects",
+                                              "syntax_support"))
 
 
 # Statements without nested statements that the walker checks through their expressions.
@@ -55,7 +60,8 @@ class Walker(ExpressionWalker):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self.local_defs[node.name] = node
             self.env[node.name] = None
-            retracing.nested_tf_function(self, node)
+            if self.mod.wants("tf-function-in-loop"):
+                retracing.nested_tf_function(self, node)
             return
         if isinstance(node, ast.ClassDef):
             return
@@ -76,7 +82,8 @@ class Walker(ExpressionWalker):
 
     def s_Expr(self, node):
         self.expr(node.value)
-        side_effects.discarded_tensor_array_update(self, node)
+        if self.mod.wants("tensor-array-dropped"):
+            side_effects.discarded_tensor_array_update(self, node)
 
     def s_Return(self, node):
         if node.value is not None:
@@ -102,7 +109,8 @@ class Walker(ExpressionWalker):
         if isinstance(target, ast.Name):
             before = self.env.get(target.id)
             after = self.kind(ast.BinOp(left=target, op=node.op, right=node.value))
-            side_effects.global_write(self, node, target.id, augmented=True)
+            if self.mod.wants("global-write"):
+                side_effects.global_write(self, node, target.id, augmented=True)
             loops_branches.loop_var_dtype(self, node, before, after)
             self.env[target.id] = after if after is not None else (
                 before if _is_tensor(before) else None)
@@ -299,7 +307,8 @@ class Walker(ExpressionWalker):
     def bind(self, target, value, kind, stmt, loop_target=False):
         if isinstance(target, ast.Name):
             if not loop_target:
-                side_effects.global_write(self, stmt, target.id, augmented=False)
+                if self.mod.wants("global-write"):
+                    side_effects.global_write(self, stmt, target.id, augmented=False)
             self.env[target.id] = kind
             self.assigned.add(target.id)
         elif isinstance(target, (ast.Tuple, ast.List)):
