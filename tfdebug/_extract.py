@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import linecache
+import dis
 import os
 import re
 import sys
@@ -267,6 +268,23 @@ def tb_frames(exc: BaseException) -> list[tuple[object, int]]:
         out.append((tb.tb_frame, tb.tb_lineno))
         tb = tb.tb_next
     return out
+
+
+def raised_in_native_call(exc: BaseException) -> str | None:
+    """The file of the innermost Python frame when it was *calling*, not raising: the
+    exception came from native code it called (a C extension, a pybind11 binding), since a
+    Python callee would have a frame of its own. None otherwise."""
+    tb = getattr(exc, "__traceback__", None)
+    for _ in range(2000):
+        if tb is None or tb.tb_next is None:
+            break
+        tb = tb.tb_next
+    if tb is None:
+        return None
+    code = tb.tb_frame.f_code.co_code
+    if not 0 <= tb.tb_lasti < len(code):
+        return None
+    return tb.tb_frame.f_code.co_filename if dis.opname[code[tb.tb_lasti]].startswith("CALL") else None
 
 
 # Where a message lists the stack that built the failing op: AutoGraph's block, the Python
