@@ -146,8 +146,10 @@ def _python_call_on_symbolic_tensor(extracted) -> bool:
             and site.module != _TENSOR_CLASS:  # the tensor itself refusing an attribute is Python's
         return _native_refusal(extracted)
     head = extracted.messages[0][-8192:] if extracted.messages else ""
+    pattern = _tf.symbolic_tensor_repr()  # NumPy shows the tensor itself: got '<tf.Tensor 'x:0' ...>'
     return any(re.search(rf"(?<![\w.=]){re.escape(name)}\b(?!\()", head)
-               for name in _tf.symbolic_tensor_type_names())
+               for name in _tf.symbolic_tensor_type_names()) or \
+        (pattern is not None and pattern.search(head) is not None)
 
 
 def _native_refusal(extracted) -> bool:
@@ -217,8 +219,10 @@ def _refusing_api(extracted) -> str | None:
         parts = dotted_parts(node.func)
         root = bindings.get(parts[0], parts[0] if len(parts) > 1 else "").split(".")[0] \
             if parts else ""
-        if root in _TF_ROOTS:
-            continue  # TensorFlow's own APIs take tensors: not the refusing call
+        if root in _TF_ROOTS or (parts == ["len"] and "len" not in bindings):
+            # TensorFlow's own APIs take tensors, and Python's `len` of a graph tensor raises
+            # TensorFlow's own message: not the refusing call
+            continue
         if root in _NUMPY_ROOTS | _NUMBER_ROOTS or (
                 parts is not None and len(parts) == 1 and parts[0] in _NUMBER_BUILTINS
                 and parts[0] not in bindings):
