@@ -660,28 +660,49 @@ class Regressor(keras.Model):
             loss = tf.reduce_mean(tf.square(self(x, training=True) - y))
         grads = tape.gradient(loss, self.trainable_variables)
         self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
-        return {"loss": loss}
+        return {"mse": loss}
+
+
+class GlobalBatch(keras.Model):
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            per_example = tf.square(self(x, training=True) - y)[:, 0]
+            loss = tf.nn.compute_average_loss(per_example, global_batch_size=16)
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+        return {"mse": loss}
 
 
 strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
-with strategy.scope():
-    inputs = keras.Input((3,))
-    model = Regressor(inputs, keras.layers.Dense(1)(inputs))
-    model.compile(optimizer="sgd")
-model.fit(np.ones((16, 3), "float32"), np.ones((16, 1), "float32"), batch_size=8, verbose=0)
+x, y = np.ones((16, 3), "float32"), np.full((16, 1), 3.0, "float32")
+for cls in (Regressor, GlobalBatch):
+    with strategy.scope():
+        inputs = keras.Input((3,))
+        model = cls(inputs, keras.layers.Dense(1, kernel_initializer="zeros")(inputs))
+        model.compile(optimizer=keras.optimizers.SGD(0.0))
+    history = model.fit(x, y, batch_size=16, verbose=0).history
+    logged = history["mse"][0]
+    print(cls.__name__, logged)
 """
 
 
 def test_a_keras_train_step_averaging_its_replicas_batch_is_reported(tmp_path, forked_python):
     """Keras runs a custom train_step per replica and sums the replicas' gradients: a
-    `tf.reduce_mean` loss differentiated there scales every update by the replica count."""
+    `tf.reduce_mean` loss differentiated there scales every update by the replica count.
+    A loss divided by the global batch is right for the gradients, but Keras averages the
+    returned logs over the replicas: the logged loss is halved with 2 replicas (the true
+    loss is 9.0, which the replica-local mean logs)."""
     script = tmp_path / "keras_replicas.py"
     script.write_text(KERAS_REPLICA_STEP, encoding="utf-8")
     report_file = tmp_path / "r.json"
     proc = forked_python(None, "run", "--report", report_file, script, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     found_there = [(d["recipe"], d["line"]) for d in json.loads(report_file.read_text())["diagnostics"]]
-    assert found_there == [("TFD321", 13)]
+    assert found_there == [("TFD321", 13), ("TFD322", 27)]
+    logged = dict(line.split() for line in proc.stdout.splitlines() if line.split()[:1] and
+                  line.split()[0] in ("Regressor", "GlobalBatch"))
+    assert float(logged["Regressor"]) == pytest.approx(9.0) and float(logged["GlobalBatch"]) == pytest.approx(4.5)
 
 
 def _replica_mean(w, x):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import linecache
+import dis
 import os
 import re
 import sys
@@ -269,22 +270,46 @@ def tb_frames(exc: BaseException) -> list[tuple[object, int]]:
     return out
 
 
+def raised_in_native_call(exc: BaseException) -> str | None:
+    """The file of the innermost Python frame when it was *calling*, not raising: the
+    exception came from native code it called (a C extension, a pybind11 binding), since a
+    Python callee would have a frame of its own. None otherwise."""
+    tb = getattr(exc, "__traceback__", None)
+    for _ in range(2000):
+        if tb is None or tb.tb_next is None:
+            break
+        tb = tb.tb_next
+    if tb is None:
+        return None
+    code = tb.tb_frame.f_code.co_code
+    if not 0 <= tb.tb_lasti < len(code):
+        return None
+    return tb.tb_frame.f_code.co_filename if dis.opname[code[tb.tb_lasti]].startswith("CALL") else None
+
+
 # Where a message lists the stack that built the failing op: AutoGraph's block, the Python
 # op-definition stacks, and the C++ runtime's (XLA's compile errors among them) "The op is
 # created at:", whose file names lose the prefix they share (a leading "/" at least).
 _STACK_MARKERS = ("in user code:", "defined at (most recent call last):", "was defined here:",
                   "The op is created at:", "Stack trace for op definition:")
+_STACK_MARKER = re.compile("|".join(re.escape(marker) for marker in _STACK_MARKERS))
 
 
 def _message_locations(message: str, known_files=()) -> list[Location]:
-    """User frames named in the message: AutoGraph's block, op-definition stacks; innermost first."""
+    """User frames named in the message: AutoGraph's block, op-definition stacks; innermost first.
+
+    A message may hold several stacks: an error inside a nested function (a loop body, a
+    branch) names the failing op first and then, appended on the way out, each enclosing
+    op that called it (XLA's "conversion failed while converting ..."). The first stack is
+    the innermost; each stack lists its own frames outermost first.
+    """
+    text = message[:200_000]
+    starts = sorted(i for i in (text.find(marker) for marker in _STACK_MARKERS) if i >= 0)
+    if starts:  # each marker may repeat: find every occurrence past the first one
+        starts = sorted({m.start() for m in _STACK_MARKER.finditer(text, starts[0])})
     found, folders = [], None
-    for marker in _STACK_MARKERS:
-        start = message.find(marker)
-        if start < 0:
-            continue
-        block = message[start:start + 200_000]
-        for filename, lineno, name in reversed(_FILE_LINE.findall(block)):
+    for start, end in zip(starts, starts[1:] + [len(text)]):
+        for filename, lineno, name in reversed(_FILE_LINE.findall(text, start, end)):
             if not (filename.startswith("<") or os.path.isabs(filename) or os.path.exists(filename)):
                 folders = _folders_above(known_files) if folders is None else folders
                 filename = _full_path(filename, known_files, folders)

@@ -12,10 +12,11 @@ import ast
 import builtins
 import collections
 import functools
+import os
 import re
 
 from . import recipebook
-from ._extract import library_module
+from ._extract import library_module, raised_in_native_call, tb_frames
 
 # (module of TensorFlow/Keras, function raising there, category). Only raise sites whose
 # every message is of that category (read from the installed sources); other frames of the
@@ -143,10 +144,39 @@ def _python_call_on_symbolic_tensor(extracted) -> bool:
     site = extracted.raise_site
     if site is not None and site.module.startswith(("tensorflow/", "keras/")) \
             and site.module != _TENSOR_CLASS:  # the tensor itself refusing an attribute is Python's
-        return False
+        return _native_refusal(extracted)
     head = extracted.messages[0][-8192:] if extracted.messages else ""
+    pattern = _tf.symbolic_tensor_repr()  # NumPy shows the tensor itself: got '<tf.Tensor 'x:0' ...>'
     return any(re.search(rf"(?<![\w.=]){re.escape(name)}\b(?!\()", head)
-               for name in _tf.symbolic_tensor_type_names())
+               for name in _tf.symbolic_tensor_type_names()) or \
+        (pattern is not None and pattern.search(head) is not None)
+
+
+def _native_refusal(extracted) -> bool:
+    """Native code TensorFlow's Python called (a pybind11 binding wanting a ``str``) refused
+    a graph tensor: a TypeError raised below TensorFlow's innermost frame while it was
+    calling, whose message shows the graph tensor's repr (``<tf.Tensor 'args_0:0' ...>``).
+    TensorFlow's own Python refusing a tensor (a dtype check) raises in a frame of its own."""
+    from . import _tf
+
+    pattern = _tf.symbolic_tensor_repr()
+    for exc in extracted.chain:
+        if isinstance(exc, TypeError) and pattern is not None \
+                and library_module(raised_in_native_call(exc) or "") \
+                and pattern.search(str(exc)[-8192:]) is not None:
+            return _called_by_tf_data(exc)
+    return False
+
+
+_DATA_DIR = os.sep + os.path.join("tensorflow", "python", "data") + os.sep
+
+
+def _called_by_tf_data(exc) -> bool:
+    """tf.data's code is outside the innermost user frame: tf.data called (traced) the
+    user's function, rather than the user's code calling a tf.data API."""
+    files = [frame.f_code.co_filename for frame, _ in tb_frames(exc)]
+    users = [i for i, name in enumerate(files) if not library_module(name)]
+    return bool(users) and any(_DATA_DIR in name for name in files[:users[-1]])
 
 
 # What kind of Python API refused a symbolic tensor, from the module it comes from (resolved
@@ -189,8 +219,10 @@ def _refusing_api(extracted) -> str | None:
         parts = dotted_parts(node.func)
         root = bindings.get(parts[0], parts[0] if len(parts) > 1 else "").split(".")[0] \
             if parts else ""
-        if root in _TF_ROOTS:
-            continue  # TensorFlow's own APIs take tensors: not the refusing call
+        if root in _TF_ROOTS or (parts == ["len"] and "len" not in bindings):
+            # TensorFlow's own APIs take tensors, and Python's `len` of a graph tensor raises
+            # TensorFlow's own message: not the refusing call
+            continue
         if root in _NUMPY_ROOTS | _NUMBER_ROOTS or (
                 parts is not None and len(parts) == 1 and parts[0] in _NUMBER_BUILTINS
                 and parts[0] not in bindings):

@@ -624,9 +624,11 @@ def construct_of_node(extracted, location: Location | None, frames=()) -> Locati
         if definition is None or isinstance(definition, ast.Lambda):
             return None
         file = fn.__code__.co_filename
-        if location is not None and location.file == file \
-                and definition.lineno <= location.line <= (definition.end_lineno or 0):
-            return None  # TensorFlow already names a line of the function
+        inside = lambda loc: loc.file == file and \
+            definition.lineno <= loc.line <= (definition.end_lineno or 0)  # noqa: E731
+        if location is not None and any(inside(loc) for locs in extracted.locations
+                                        if locs and locs[0] == location for loc in locs):
+            return None  # TensorFlow already names a line of the function, or of code it calls
         leaves, kinds = _CONSTRUCTS[node.group(1)]
         tree = module_tree(file)
         calls = sorted((c for name, c in calls_in(tree, definition) if name.rsplit(".", 1)[-1] in leaves),

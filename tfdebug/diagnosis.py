@@ -171,7 +171,7 @@ def _choose(extracted: Extracted):
         if found and index > 0 and found[0].category in _SYMPTOMS \
                 and _refused_for_library(extracted.chain[index]):
             continue  # TensorFlow's own code tried the tensor as a bool/iterable and moved on
-        if found and found[0].category in _STATIC_SHAPE:
+        if found and found[0].category in _STATIC_SHAPE and not _refuses_any_shape(extracted):
             known = _operands_known(extracted) if known is None else known
             found = [r for r in found if r.category not in _STATIC_SHAPE] if known else found
         if found:
@@ -199,6 +199,17 @@ def _refused_for_library(exc: BaseException) -> bool:
             continue
         return bool(module) and not module.startswith("tensorflow/python/autograph/")
     return False
+
+
+# Raise sites that refuse a graph tensor whatever its static shape (read from their source:
+# ``Tensor.__len__`` raises for every symbolic tensor, known length or not): the operands'
+# shapes cannot veto the recipe there.
+_SHAPE_BLIND_SITES = (("tensorflow/python/framework/tensor.py", "__len__"),)
+
+
+def _refuses_any_shape(extracted: Extracted) -> bool:
+    site = extracted.raise_site
+    return site is not None and (site.module, site.function) in _SHAPE_BLIND_SITES
 
 
 def _operands_known(extracted: Extracted) -> bool:

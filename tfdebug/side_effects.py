@@ -37,6 +37,7 @@ RECIPES = {
     "string-format": "TFD310",
     "training-flag": "TFD320",
     "replica-mean": "TFD321",
+    "replica-rescaled": "TFD322",
     "iterator": "TFD312",
 }
 IGNORE_COMMENT = "# tfdebug: ignore"

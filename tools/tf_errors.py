@@ -70,11 +70,15 @@ def f(x):
     return tf.strings.as_string(x)
 f(tf.constant(1.0))
 """,
+    # an argument of the compiled function may set a shape (XLA compiles once per value);
+    # a value computed inside a loop may not
     "xla-not-compile-time-constant": """
 @tf.function(jit_compile=True, autograph=False)
-def f(x, n):
-    return tf.reshape(x, [n, -1])
-f(tf.ones([4]), tf.constant(2))
+def f(x):
+    def body(i, total):
+        return i + 1, total + tf.reduce_sum(tf.range(i))
+    return tf.while_loop(lambda i, total: i < 3, body, (tf.constant(0), tf.constant(0)))
+f(tf.ones([4]))
 """,
     "xla-unique-dynamic-shape": """
 @tf.function(jit_compile=True, autograph=False)

@@ -28,7 +28,7 @@ class Effect:
     """One trace-time-only effect at a user line."""
 
     # print, input, random, clock, io, global, container, attribute, numpy-state,
-    # training-flag, string-format, tensor-array, replica-mean, iterator
+    # training-flag, string-format, tensor-array, replica-mean, replica-rescaled, iterator
     kind: str
     file: str
     line: int
@@ -75,7 +75,10 @@ class _Finder:
         in_layer_call = instance is not None and is_layer(instance) and fn.__name__ == "call"
         if instance is not None and fn.__name__ == "train_step" and is_layer(instance):
             # Keras runs a custom train_step per replica under the model's strategy
-            self.replica_loss(_tf.model_strategy(instance), fn)
+            strategy = _tf.model_strategy(instance)
+            self.replica_loss(strategy, fn)
+            if _replicas(strategy) > 1 and _tf.logs_averaged_across_replicas(instance):
+                self.logged_global_loss(strategy, fn)
         self.body(node, env, depth, in_layer_call)
 
     def object(self, obj, depth, methods=ENTRY_METHODS):
@@ -185,6 +188,48 @@ class _Finder:
                 self.add("replica-mean", stmt, env, f"`{_text(stmt)}` averages over one replica's "
                          f"batch ({_replicas(strategy)} replicas) before `{_text(call.func)}(...)`")
 
+    def logged_global_loss(self, strategy, fn):
+        """A custom ``train_step`` returns, for ``fit`` to log, a loss that
+        ``tf.nn.compute_average_loss`` divided by the *global* batch: Keras averages the
+        replicas' logs, so the logged loss is 1/num_replicas of the true one."""
+        node = function_node(fn.__code__)
+        if node is None:
+            return
+        env = Env(fn, None, None, False, [_analysed(node)[0]])
+        scaled = _global_batch_losses(node, env)
+        for stmt in _own_returns(node):
+            if isinstance(stmt.value, ast.Dict) and any(
+                    isinstance(v, ast.Name) and v.id in scaled for v in stmt.value.values):
+                self.add("replica-rescaled", stmt, env, f"`{_text(stmt)}`: a loss already divided by "
+                         f"the global batch, which Keras averages again over {_replicas(strategy)} replicas")
+
+    def replica_reduce(self, node: ast.Call, env: Env):
+        """``strategy.reduce(ReduceOp.MEAN, strategy.run(step, ...))`` where ``step`` returns
+        a loss ``tf.nn.compute_average_loss`` divided by the global batch: each replica's
+        value is already its share of the global mean, so their mean is 1/num_replicas of
+        it (``ReduceOp.SUM`` adds the shares up)."""
+        strategy = resolve(node.func.value, env)
+        if _replicas(strategy) < 2 or not _is_mean(resolve(node.args[0], env)):
+            return
+        given = node.args[1]
+        runs = [given] if isinstance(given, ast.Call) else call_bindings(
+            function_node(env.fn.__code__), given.id) if isinstance(given, ast.Name) else []
+        if not runs or not all(isinstance(r.func, ast.Attribute) and r.func.attr == "run" and r.args
+                               and resolve(r.func.value, env) is strategy for r in runs):
+            return
+        for run in runs:
+            step = resolve(run.args[0], env)
+            inner = function_node(step.__code__) if isinstance(step, types.FunctionType) \
+                and is_user_function(step) else None
+            if inner is None:
+                return
+            step_env = Env(step, None, None, False, [_analysed(inner)[0]])
+            scaled = _global_batch_losses(inner, step_env)
+            if not any(isinstance(r.value, ast.Name) and r.value.id in scaled for r in _own_returns(inner)):
+                return
+        self.add("replica-rescaled", node, env, f"`{_text(node)}` averages losses already divided by "
+                 f"the global batch over {_replicas(strategy)} replicas")
+
     def given_function(self, value, depth):
         if value is UNRESOLVED or is_tf_function(value):
             return
@@ -274,6 +319,8 @@ class _Finder:
                     return
         if value is UNRESOLVED:
             return
+        if isinstance(func, ast.Attribute) and func.attr == "reduce" and len(node.args) >= 2:
+            self.replica_reduce(node, env)
         self.function_arguments(node, env, value, names, depth)
         if is_layer(value):
             if not in_layer_call and not _passes_training(node):
@@ -317,6 +364,36 @@ def _analysed(node) -> tuple:
     if found is None:
         found = node._tfdebug_analysis = analyse(node)
     return found
+
+
+def _global_batch_losses(node, env: Env) -> set[str]:
+    """Names the function assigns from ``tf.nn.compute_average_loss(...)``: a replica's
+    per-example losses summed and divided by the global batch size."""
+    return {stmt.targets[0].id for stmt in ast.walk(node)
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)
+            and any(n.startswith("tensorflow.") and n.endswith("nn.compute_average_loss")
+                    for n in qualified_names(stmt.value.func, env, resolve(stmt.value.func, env)))}
+
+
+def _own_returns(node) -> list[ast.Return]:
+    """The ``return`` statements of this def itself, not of functions nested in it."""
+    out, stack = [], list(ast.iter_child_nodes(node))
+    while stack:
+        child = stack.pop()
+        if isinstance(child, ast.Return) and child.value is not None:
+            out.append(child)
+        elif not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(child))
+    return out
+
+
+def _is_mean(op) -> bool:
+    """``tf.distribute.ReduceOp.MEAN`` or the string TensorFlow accepts for it."""
+    if isinstance(op, str):
+        return op.upper() == "MEAN"
+    module = type(op).__module__ or ""
+    return module.startswith("tensorflow.python.distribute") and getattr(op, "name", None) == "MEAN"
 
 
 def _replicas(strategy) -> int:

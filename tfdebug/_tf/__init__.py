@@ -17,8 +17,8 @@ from .conversion import (Decline, declined_function, record_declines, recorded_d
 from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eagerly,
                     inside_function, set_data_debug_mode, set_functions_run_eagerly)
 from .formatting import (add_tensor_format_hook, is_symbolic, remove_tensor_format_hook,
-                         symbolic_tensor_type_names, tensor_format_hooked)
-from .keras_state import (changed_flags, model_strategy, ran_since, run_marker, trainable_flags,
+                         symbolic_tensor_repr, symbolic_tensor_type_names, tensor_format_hooked)
+from .keras_state import (changed_flags, logs_averaged_across_replicas, model_strategy, ran_since, run_marker, trainable_flags,
                           train_function_traced, trained_model, unwatch_trainable, watch_trainable)
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
 from .locations import (failed_function_call, graph_error_locations, leaked_graph_tensor,
@@ -45,10 +45,10 @@ __all__ = [
     "install_layer_call_hook", "install_trace_hook", "is_generated_file",
     "is_internal_function", "is_symbolic", "is_tf_function", "layer_call_hooked",
     "leaked_graph_tensor",
-    "mapped_location", "model_strategy", "op_creation_stack", "redirect_trace_caches", "refused_return_value",
+    "logs_averaged_across_replicas", "mapped_location", "model_strategy", "op_creation_stack", "redirect_trace_caches", "refused_return_value",
     "refused_tensor_origin", "unlifted_variable_origins",
     "remove_tensor_format_hook", "restored_call_mismatch", "restore_trace_caches", "set_data_debug_mode",
-    "set_functions_run_eagerly", "symbolic_tensor_type_names", "tensor_format_hooked", "tf_function_key", "tf_version",
+    "set_functions_run_eagerly", "symbolic_tensor_repr", "symbolic_tensor_type_names", "tensor_format_hooked", "tf_function_key", "tf_version",
     "trace_caches_redirected", "trace_hook_available", "trace_hook_installed",
     "trace_parameters", "trace_scope", "trace_uses_xla", "traced_python_function",
     "train_function_traced", "trained_model", "trainable_flags",

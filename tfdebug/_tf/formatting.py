@@ -5,6 +5,8 @@ The hook sits on the graph tensor class and is installed only while a tfdebug sc
 """
 from __future__ import annotations
 
+import functools
+import re
 import sys
 import threading
 
@@ -25,6 +27,19 @@ def symbolic_tensor_type_names() -> tuple[str, ...]:
     """The class names Python's own messages give a graph tensor (``'SymbolicTensor'``)."""
     cls = _symbolic_tensor_class()
     return (cls.__name__,) if cls is not None else ()
+
+
+@functools.lru_cache(maxsize=1)
+def symbolic_tensor_repr() -> "re.Pattern | None":
+    """A regex of a graph tensor's ``repr`` (``<tf.Tensor 'x:0' shape=() dtype=string>``), from
+    the repr of one made in a scratch graph; None when it cannot be made."""
+    try:
+        with tf.Graph().as_default():
+            text = repr(tf.compat.v1.placeholder(tf.float32, [], name="tfdebug_probe"))
+        prefix, found, _ = text.partition("'tfdebug_probe:0'")
+        return re.compile(re.escape(prefix) + r"'[^'\n]+:\d+'") if found and prefix else None
+    except Exception:  # noqa: BLE001 - another repr: no pattern, no claim
+        return None
 
 
 def _symbolic_tensor_class():

@@ -195,6 +195,18 @@ def _optimizer_steps(model):
         return None
 
 
+def logs_averaged_across_replicas(model) -> bool:
+    """Keras averages what a custom ``train_step`` returns over the replicas before ``fit``
+    logs it: Keras 3's TensorFlow trainer reduces the step's outputs with "auto", which is
+    the mean outside a TPU strategy (``reduce_per_replica``). False when it cannot tell."""
+    try:
+        strategy = model_strategy(model)
+        # model_strategy reads Keras 3's trainer attribute: no strategy, no Keras 3 trainer
+        return strategy is not None and not type(strategy).__name__.startswith("TPUStrategy")
+    except Exception:  # noqa: BLE001
+        return False
+
+
 def model_strategy(model):
     """The tf.distribute strategy a Keras model was built under (Keras 3's TensorFlow trainer
     keeps it in ``_distribute_strategy``); None without one, or on another layout."""
