@@ -644,6 +644,66 @@ def test_a_replica_loss_averaged_over_its_own_batch_is_reported(tmp_path, forked
     assert found_there == [("TFD321", "loss = tf.reduce_mean((w * x - 1.0) ** 2)")]
 
 
+REPLICA_MEANS = """\
+import tensorflow as tf
+
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+import keras  # noqa: E402
+
+strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+with strategy.scope():
+    w = tf.Variable(1.0)
+averaged = keras.losses.MeanSquaredError()
+per_example = keras.losses.MeanSquaredError(reduction=None)
+
+
+def mean_of(errors):
+    return tf.reduce_mean(errors)
+
+
+def keras_default(x):
+    with tf.GradientTape() as tape:
+        loss = averaged(tf.zeros_like(x), w * x)
+    return tape.gradient(loss, w)
+
+
+def through_helper(x):
+    with tf.GradientTape() as tape:
+        loss = mean_of(tf.square(w * x))
+    return tape.gradient(loss, w)
+
+
+def global_batch(x):
+    with tf.GradientTape() as tape:
+        loss = tf.nn.compute_average_loss(per_example(tf.zeros_like(x), w * x), global_batch_size=8)
+    return tape.gradient(loss, w)
+
+
+x = next(iter(strategy.experimental_distribute_dataset(tf.data.Dataset.from_tensors(tf.ones([8, 1])))))
+for step in (keras_default, through_helper, global_batch):
+    summed = tf.function(lambda x: strategy.reduce("SUM", strategy.run(step, args=(x,)), axis=None))
+    print(step.__name__, float(summed(x)))
+"""
+
+
+def test_a_replica_mean_from_a_keras_loss_or_a_helper_is_reported_where_it_is_taken(tmp_path, forked_python):
+    """A helper may take the mean: each replica's gradient is then of its own mean, and the
+    replicas' gradients add up to twice the global batch's with two replicas. Keras 3's
+    losses average too, but divide by the replica count themselves under a strategy: no
+    claim there (the gradient is the global batch's)."""
+    script = tmp_path / "replica_means.py"
+    script.write_text(REPLICA_MEANS, encoding="utf-8")
+    report_file = tmp_path / "r.json"
+    proc = forked_python(None, "run", "--report", report_file, script, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    found_there = [(d["recipe"], d["code"]) for d in json.loads(report_file.read_text())["diagnostics"]]
+    assert found_there == [("TFD321", "return tf.reduce_mean(errors)")]
+    gradients = {line.split()[0]: float(line.split()[1]) for line in proc.stdout.splitlines()
+                 if line.split()[:1] and line.split()[0] in ("keras_default", "through_helper", "global_batch")}
+    assert gradients == {"keras_default": 2.0, "through_helper": 4.0, "global_batch": 2.0}
+
+
 KERAS_REPLICA_STEP = """\
 import numpy as np
 import tensorflow as tf

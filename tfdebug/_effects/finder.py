@@ -176,17 +176,18 @@ class _Finder:
         means = {}
         for stmt in ast.walk(node):
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
-                    and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call):
-                called = qualified_names(stmt.value.func, env, resolve(stmt.value.func, env))
-                if any(n.startswith("tensorflow.") and n.endswith(".reduce_mean") for n in called):
-                    means[stmt.targets[0].id] = stmt
+                    and isinstance(stmt.targets[0], ast.Name):
+                found = _replica_mean(stmt.value, env)
+                if found is not None:  # blamed where the mean is taken: where the fix goes
+                    means[stmt.targets[0].id] = (stmt, *found)
         for call in ast.walk(node):
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
                     and call.func.attr == "gradient" and call.args \
                     and isinstance(call.args[0], ast.Name) and call.args[0].id in means:
-                stmt = means[call.args[0].id]
-                self.add("replica-mean", stmt, env, f"`{_text(stmt)}` averages over one replica's "
-                         f"batch ({_replicas(strategy)} replicas) before `{_text(call.func)}(...)`")
+                stmt, mean, where = means[call.args[0].id]
+                via = "" if where is env else f" (called by `{_text(stmt)}`)"
+                self.add("replica-mean", mean, where, f"`{_text(mean)}` averages over one replica's "
+                         f"batch ({_replicas(strategy)} replicas){via} before `{_text(call.func)}(...)`")
 
     def logged_global_loss(self, strategy, fn):
         """A custom ``train_step`` returns, for ``fit`` to log, a loss that
@@ -364,6 +365,29 @@ def _analysed(node) -> tuple:
     if found is None:
         found = node._tfdebug_analysis = analyse(node)
     return found
+
+
+def _replica_mean(value, env: Env, depth: int = 0):
+    """``(node, env)`` of the ``tf.reduce_mean(...)`` that makes ``value`` a mean over the
+    batch it is given, directly or inside a user function (two levels at most) every
+    ``return`` of which is such a mean; None when it is not one. (Keras 3's ``Loss`` objects
+    divide by the replica count themselves under a strategy: not a claim.)"""
+    if not isinstance(value, ast.Call):
+        return None
+    called = resolve(value.func, env)
+    if any(n.startswith("tensorflow.") and n.endswith(".reduce_mean")
+           for n in qualified_names(value.func, env, called)):
+        return value, env
+    if called is UNRESOLVED:
+        return None
+    if depth >= 2 or not isinstance(called, types.FunctionType) or not is_user_function(called):
+        return None
+    node = function_node(called.__code__)
+    if node is None:
+        return None
+    inner = Env(called, None, None, False, [_analysed(node)[0]])
+    found = [_replica_mean(r.value, inner, depth + 1) for r in _own_returns(node)]
+    return found[0] if found and all(found) else None
 
 
 def _global_batch_losses(node, env: Env) -> set[str]:
