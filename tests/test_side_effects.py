@@ -7,6 +7,7 @@ import os
 import random
 import runpy
 import sys
+import textwrap
 import time
 import uuid
 import warnings
@@ -17,7 +18,7 @@ import pytest
 import tensorflow as tf
 
 import tfdebug
-from tfdebug import recipebook, report, tracing
+from tfdebug import lint, recipebook, report, tracing
 from tfdebug.side_effects import SideEffectError, SideEffectWarning, side_effect_guard
 
 from conftest import marked_line, ROOT, run_tfdebug
@@ -627,6 +628,54 @@ def test_a_function_given_to_a_call_that_runs_it_is_followed(fn):
 
 def test_functions_that_run_per_call_or_per_element_stay_quiet():
     assert found(_call_time_functions, tf.constant(1.0)) == []
+
+
+_retraces = 0
+_acts = 0
+
+
+class _Policy:
+    def __init__(self):
+        self._trace_counter = 0
+        self.steps = 0
+
+    @tf.function
+    def act(self, x):
+        global _retraces, _acts
+        self._trace_counter += 1
+        _retraces += 1
+        self.steps += 1  # counted-steps
+        _acts += 1  # counted-calls
+        return x * 2.0
+
+
+def test_a_counter_named_for_traces_counts_them_on_purpose():
+    """`self._trace_counter += 1` and `_retraces += 1` count traces by their names: no
+    claim; the same updates of `steps` and `_acts` stay reported."""
+    assert found(_Policy().act, tf.constant(1.0)) == [("TFD301", line_of("counted-calls")),
+                                                     ("TFD303", line_of("counted-steps"))]
+
+
+def test_the_linter_shows_trace_counters_only_in_preview():
+    code = textwrap.dedent("""
+        import tensorflow as tf
+        traces = 0
+        calls = 0
+
+        class Policy:
+            @tf.function
+            def act(self, x):
+                global traces, calls
+                self.num_traces += 1
+                traces += 1
+                self.steps += 1
+                calls += 1
+                return x
+    """)
+    assert sorted((f.code, f.line) for f in lint.lint_source(code, "policy.py")) == [
+        ("TFD301", 13), ("TFD303", 12)]
+    assert sorted((f.code, f.line) for f in lint.lint_source(code, "policy.py", preview=True)) == [
+        ("TFD301", 11), ("TFD301", 13), ("TFD303", 10), ("TFD303", 12)]
 
 
 # -- tf.distribute: a loss averaged over one replica's batch -----------------------------------

@@ -54,3 +54,14 @@ KERAS_CONSTRUCTOR_MODULES = ("keras.layers.", "keras.optimizers.")
 # TensorArray methods that return the updated array: eagerly they also change it in place,
 # in a graph only the returned array holds the update.
 TENSOR_ARRAY_UPDATES = frozenset({"write", "scatter", "unstack", "split"})
+
+# A counter whose name says it counts traces (``trace_count += 1``, ``self._num_retraces +=
+# 1``) is updated at trace time on purpose: it is how users count traces.
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_TRACE_WORDS = frozenset({"trace", "traces", "traced", "tracing", "retrace", "retraces", "retraced",
+                          "retracing"})
+
+
+def counts_traces(name: str) -> bool:
+    """``name`` (a variable or attribute) has a word saying it is about tracing."""
+    return any(word.lower() in _TRACE_WORDS for word in _NAME_WORDS.findall(name))

@@ -10,7 +10,8 @@ from typing import Callable
 
 from .. import _tf
 from .._source import call_bindings, dropped_update, function_node, parameter_names
-from .._vocab import KERAS_TRACED_METHODS, MUTATORS, TENSOR_ARRAY_UPDATES, UNAMBIGUOUS_MUTATORS
+from .._vocab import (KERAS_TRACED_METHODS, MUTATORS, TENSOR_ARRAY_UPDATES, UNAMBIGUOUS_MUTATORS,
+                      counts_traces)
 from .branches import analyse, runs_at_call_time, traced_children
 from .names import UNRESOLVED, Env, call_kind, qualified_names, resolve, static_attr
 from .objects import (closure_values, is_array, is_plain_container, is_tf_function,
@@ -249,6 +250,9 @@ class _Finder:
             self.add("tensor-array", stmt, env, f"`{_text(dropped[1])}` drops the updated array")
 
     def store(self, target, stmt, env: Env):
+        if isinstance(stmt, ast.AugAssign) and isinstance(target, (ast.Name, ast.Attribute)) \
+                and counts_traces(target.id if isinstance(target, ast.Name) else target.attr):
+            return  # a trace counter: counting traces is what it is for
         if isinstance(target, ast.Name):
             name = target.id
             scope = env.scopes[-1]

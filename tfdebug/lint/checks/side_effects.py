@@ -7,7 +7,7 @@ import ast
 
 from ..._source import (all_args, call_bindings, dotted_rooted, dropped_update, locally_bound,
                         mentions, method_of, own_statements, self_attribute)
-from ..._vocab import CLOCK_READS, MUTATORS, TENSOR_ARRAY_UPDATES
+from ..._vocab import CLOCK_READS, MUTATORS, TENSOR_ARRAY_UPDATES, counts_traces
 from ..facts import _closure_binding, instances_of, statement_binds
 from ..values import Kind
 
@@ -81,8 +81,10 @@ def numpy_reads_stale_state(w, node, name, args_kinds):
 def global_write(w, stmt, name: str, augmented: bool):
     if w.ctx.graph and name in w.globals:
         verb = "written" if augmented else "assigned"
+        # a counter named for traces counts them on purpose: preview only
         w.mod.report("global-write", stmt, f"`{name}` is a global {verb} inside "
-                     "traced code: it changes once per trace, not once per call")
+                     "traced code: it changes once per trace, not once per call",
+                     inferred=augmented and counts_traces(name))
 
 
 def discarded_tensor_array_update(w, stmt):
@@ -106,7 +108,7 @@ def attribute_update(w, node):
         owner = dotted_rooted(target.value) or "object"
         w.mod.report("attribute-mutation", node, f"`{owner}.{target.attr}` is updated "
                      "inside traced code: it runs once per trace, not once per call; "
-                     "keep the state in a tf.Variable")
+                     "keep the state in a tf.Variable", inferred=counts_traces(target.attr))
 
 
 def container_mutation(w, owner, node, how):
