@@ -108,6 +108,11 @@ def test_sigint_exits_as_python_does_and_the_report_is_written(tmp_path):
 
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
 def test_killed_by_a_signal_as_python_is_and_the_report_is_written(tmp_path, signame):
+    import signal
+
+    if signal.getsignal(getattr(signal, signame)) is signal.SIG_IGN:
+        # under nohup SIGHUP is ignored, and python and tfdebug run inherit that
+        pytest.skip(f"{signame} is ignored in this process: no child can be killed by it")
     theirs, ours, data = _both(tmp_path, f"""
         import atexit, os, signal
         import tensorflow as tf
