@@ -693,6 +693,24 @@ def test_a_replica_loss_averaged_over_its_own_batch_is_reported(tmp_path, forked
     assert found_there == [("TFD321", "loss = tf.reduce_mean((w * x - 1.0) ** 2)")]
 
 
+def _run_replica_script(tmp_path, forked_python, source):
+    """(diagnostics, {name: number} of the script's ``name number`` lines) of ``tfdebug run``
+    on a script that configures two logical CPUs (its own process: a fork of the case server)."""
+    script = tmp_path / "replicas.py"
+    script.write_text(source, encoding="utf-8")
+    report_file = tmp_path / "r.json"
+    proc = forked_python(None, "run", "--report", report_file, script, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    printed = {}
+    for line in proc.stdout.splitlines():
+        name, _, number = line.partition(" ")
+        try:
+            printed[name] = float(number)
+        except ValueError:
+            pass
+    return json.loads(report_file.read_text())["diagnostics"], printed
+
+
 REPLICA_MEANS = """\
 import tensorflow as tf
 
@@ -741,16 +759,9 @@ def test_a_replica_mean_from_a_keras_loss_or_a_helper_is_reported_where_it_is_ta
     replicas' gradients add up to twice the global batch's with two replicas. Keras 3's
     losses average too, but divide by the replica count themselves under a strategy: no
     claim there (the gradient is the global batch's)."""
-    script = tmp_path / "replica_means.py"
-    script.write_text(REPLICA_MEANS, encoding="utf-8")
-    report_file = tmp_path / "r.json"
-    proc = forked_python(None, "run", "--report", report_file, script, cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    found_there = [(d["recipe"], d["code"]) for d in json.loads(report_file.read_text())["diagnostics"]]
-    assert found_there == [("TFD321", "return tf.reduce_mean(errors)")]
-    gradients = {line.split()[0]: float(line.split()[1]) for line in proc.stdout.splitlines()
-                 if line.split()[:1] and line.split()[0] in ("keras_default", "through_helper", "global_batch")}
-    assert gradients == {"keras_default": 2.0, "through_helper": 4.0, "global_batch": 2.0}
+    diagnostics, printed = _run_replica_script(tmp_path, forked_python, REPLICA_MEANS)
+    assert [(d["recipe"], d["code"]) for d in diagnostics] == [("TFD321", "return tf.reduce_mean(errors)")]
+    assert printed == {"keras_default": 2.0, "through_helper": 4.0, "global_batch": 2.0}
 
 
 KERAS_REPLICA_STEP = """\
@@ -802,16 +813,9 @@ def test_a_keras_train_step_averaging_its_replicas_batch_is_reported(tmp_path, f
     A loss divided by the global batch is right for the gradients, but Keras averages the
     returned logs over the replicas: the logged loss is halved with 2 replicas (the true
     loss is 9.0, which the replica-local mean logs)."""
-    script = tmp_path / "keras_replicas.py"
-    script.write_text(KERAS_REPLICA_STEP, encoding="utf-8")
-    report_file = tmp_path / "r.json"
-    proc = forked_python(None, "run", "--report", report_file, script, cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    found_there = [(d["recipe"], d["line"]) for d in json.loads(report_file.read_text())["diagnostics"]]
-    assert found_there == [("TFD321", 13), ("TFD322", 27)]
-    logged = dict(line.split() for line in proc.stdout.splitlines() if line.split()[:1] and
-                  line.split()[0] in ("Regressor", "GlobalBatch"))
-    assert float(logged["Regressor"]) == pytest.approx(9.0) and float(logged["GlobalBatch"]) == pytest.approx(4.5)
+    diagnostics, logged = _run_replica_script(tmp_path, forked_python, KERAS_REPLICA_STEP)
+    assert [(d["recipe"], d["line"]) for d in diagnostics] == [("TFD321", 13), ("TFD322", 27)]
+    assert logged == {"Regressor": pytest.approx(9.0), "GlobalBatch": pytest.approx(4.5)}
 
 
 def _replica_mean(w, x):
@@ -853,16 +857,16 @@ def test_each_trace_resolves_the_source_afresh(monkeypatch):
 
 def test_a_replaced_tensorflow_function_is_seen_after_forgetting(monkeypatch):
     """TensorFlow's call-time wrappers are looked up once per TensorFlow module; a replaced
-    one is seen once the walk is told to look again (``forget_tf_functions``)."""
+    one is seen once that cache is cleared."""
     from tfdebug._effects import branches
 
     assert tf.py_function in branches._call_time_wrappers()
     replacement = lambda *args, **kwargs: None  # noqa: E731
     monkeypatch.setattr(tf, "py_function", replacement)
-    branches.forget_tf_functions()
+    branches._tf_functions_of.cache_clear()
     try:
         assert replacement in branches._call_time_wrappers()
     finally:
         monkeypatch.undo()
-        branches.forget_tf_functions()
+        branches._tf_functions_of.cache_clear()
     assert tf.py_function in branches._call_time_wrappers()

@@ -200,15 +200,17 @@ def _line_tags(location: Location | None) -> set[str]:
 
 
 
+TF_DATA_DIR = os.sep + os.path.join("tensorflow", "python", "data") + os.sep
+
+
 def _context_tags(chain, messages, frames_by_exc, location: Location | None) -> set[str]:
     tags = set()
-    data_dir = os.sep + os.path.join("tensorflow", "python", "data") + os.sep
     keras_dir = os.sep + "keras" + os.sep
     for exc, message in zip(chain, messages):
         if "Exception encountered when calling" in message[:4096]:
             tags.add("keras-call")
         frames = frames_by_exc.get(id(exc), ())
-        if any(data_dir in f.f_code.co_filename for f, _ in frames):
+        if any(TF_DATA_DIR in f.f_code.co_filename for f, _ in frames):
             tags.add("tf.data")
         # TF's cond builder checks the branches with bare asserts ("AssertionError: [2, 1]").
         if frames and frames[-1][0].f_code.co_filename.endswith(_COND_FILES):
@@ -232,7 +234,7 @@ def text_tags(text: str) -> frozenset[str]:
     tags = set()
     if "Exception encountered when calling" in text[:1 << 16]:
         tags.add("keras-call")
-    if os.sep + os.path.join("tensorflow", "python", "data") + os.sep in text:
+    if TF_DATA_DIR in text:
         tags.add("tf.data")
     users = [Location(f, int(n), fn) for f, n, fn in _FILE_LINE.findall(text[-(1 << 16):])
              if is_user(f) and os.path.isfile(f)]

@@ -12,11 +12,10 @@ import ast
 import builtins
 import collections
 import functools
-import os
 import re
 
 from . import recipebook
-from ._extract import library_module, raised_in_native_call, tb_frames
+from ._extract import TF_DATA_DIR, library_module, raised_in_native_call, tb_frames
 
 # (module of TensorFlow/Keras, function raising there, category). Only raise sites whose
 # every message is of that category (read from the installed sources); other frames of the
@@ -168,15 +167,12 @@ def _native_refusal(extracted) -> bool:
     return False
 
 
-_DATA_DIR = os.sep + os.path.join("tensorflow", "python", "data") + os.sep
-
-
 def _called_by_tf_data(exc) -> bool:
     """tf.data's code is outside the innermost user frame: tf.data called (traced) the
     user's function, rather than the user's code calling a tf.data API."""
     files = [frame.f_code.co_filename for frame, _ in tb_frames(exc)]
     users = [i for i, name in enumerate(files) if not library_module(name)]
-    return bool(users) and any(_DATA_DIR in name for name in files[:users[-1]])
+    return bool(users) and any(TF_DATA_DIR in name for name in files[:users[-1]])
 
 
 # What kind of Python API refused a symbolic tensor, from the module it comes from (resolved
@@ -219,9 +215,12 @@ def _refusing_api(extracted) -> str | None:
         parts = dotted_parts(node.func)
         root = bindings.get(parts[0], parts[0] if len(parts) > 1 else "").split(".")[0] \
             if parts else ""
-        if root in _TF_ROOTS or (parts == ["len"] and "len" not in bindings):
-            # TensorFlow's own APIs take tensors, and Python's `len` of a graph tensor raises
-            # TensorFlow's own message: not the refusing call
+        if root in _TF_ROOTS or (parts == ["len"] and "len" not in bindings
+                                 and _tensor_argument(node, extracted, location)):
+            # TensorFlow's own APIs take tensors, and `len` of a tensor is TensorFlow's to
+            # refuse (Tensor.__len__, in its own words) or AutoGraph's to answer: not the
+            # refusing call. `len(obj)` of an object whose __len__ returns a tensor is
+            # Python's refusal, of unknown kind.
             continue
         if root in _NUMPY_ROOTS | _NUMBER_ROOTS or (
                 parts is not None and len(parts) == 1 and parts[0] in _NUMBER_BUILTINS
@@ -234,6 +233,16 @@ def _refusing_api(extracted) -> str | None:
         else:  # a call of unknown kind (`int(t)`, a method) may be the one that refused
             return None
     return kinds.pop() if len(kinds) == 1 else None
+
+
+def _tensor_argument(call: ast.Call, extracted, location) -> bool:
+    """The call's one argument is a plain name holding a tensor in the user's frame."""
+    from ._operands import tensor_like, user_frame
+
+    if len(call.args) != 1 or call.keywords or not isinstance(call.args[0], ast.Name):
+        return False
+    frame = user_frame(extracted.chain[0], location.file, location.line)
+    return frame is not None and tensor_like(frame.f_locals.get(call.args[0].id))
 
 
 def generic_category(extracted) -> str | None:

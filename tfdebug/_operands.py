@@ -39,7 +39,7 @@ def user_frame(exc: BaseException, file: str, line: int):
     return None
 
 
-def _tensor_like(value) -> bool:
+def tensor_like(value) -> bool:
     module = getattr(type(value), "__module__", "") or ""
     return module.startswith(_TENSOR_MODULES) and hasattr(type(value), "shape") \
         and hasattr(value, "dtype")
@@ -47,7 +47,7 @@ def _tensor_like(value) -> bool:
 
 def _static(value):
     """``value``'s static shape (a TensorShape or a tuple), or _MISSING."""
-    if not _tensor_like(value):
+    if not tensor_like(value):
         return _MISSING
     try:
         return value.shape
@@ -72,7 +72,7 @@ def _resolve(node: ast.AST, frame):
             value = inspect.getattr_static(base, node.attr)
         except AttributeError:
             return _MISSING
-        return value if not hasattr(type(value), "__get__") or _tensor_like(value) else _MISSING
+        return value if not hasattr(type(value), "__get__") or tensor_like(value) else _MISSING
     return _MISSING
 
 

@@ -153,7 +153,7 @@ def _call_time_wrappers() -> tuple:
 def _tf_functions(*paths: str) -> tuple:
     """The public ``tf.<path>`` objects that exist in the loaded TensorFlow: looked up once
     per TensorFlow module (every walk asked TensorFlow's lazy module wrapper again, a tenth
-    of a trace's analysis), and again after ``forget_tf_functions``."""
+    of a trace's analysis)."""
     tf = sys.modules.get("tensorflow")
     return _tf_functions_of(tf, paths) if tf is not None else ()
 
@@ -168,8 +168,3 @@ def _tf_functions_of(tf, paths: tuple) -> tuple:
         if value is not None:
             found.append(value)
     return tuple(found)
-
-
-def forget_tf_functions() -> None:
-    """Look TensorFlow's functions up again (after one of them was replaced)."""
-    _tf_functions_of.cache_clear()
