@@ -200,9 +200,12 @@ def logs_averaged_across_replicas(model) -> bool:
     logs it: Keras 3's TensorFlow trainer reduces the step's outputs with "auto", which is
     the mean outside a TPU strategy (``reduce_per_replica``). False when it cannot tell."""
     try:
+        import tensorflow as tf
+
         strategy = model_strategy(model)
-        # model_strategy reads Keras 3's trainer attribute: no strategy, no Keras 3 trainer
-        return strategy is not None and not type(strategy).__name__.startswith("TPUStrategy")
+        # model_strategy reads Keras 3's trainer attribute: no strategy, no Keras 3 trainer;
+        # the TPU test is Keras' own (isinstance of tf.distribute.TPUStrategy)
+        return strategy is not None and not isinstance(strategy, tf.distribute.TPUStrategy)
     except Exception:  # noqa: BLE001
         return False
 
