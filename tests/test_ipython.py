@@ -1,6 +1,5 @@
 """``%load_ext tfdebug`` in a real IPython shell, and examples/notebook.ipynb executed by
 nbclient in a real kernel running this interpreter."""
-import json
 import os
 import re
 import sys
@@ -10,7 +9,6 @@ import pytest
 from tfdebug import _tf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NOTEBOOK = os.path.join(ROOT, "examples", "notebook.ipynb")
 
 
 @pytest.fixture
@@ -115,43 +113,6 @@ def test_traces_magic(shell, capsys):
 
 # -- the example notebook in a real kernel ----------------------------------------------
 
-@pytest.fixture(scope="module")
-def kernel(tmp_path_factory):
-    """One real kernel running *this* interpreter (a kernelspec of its own, so a fresh venv
-    (CI) runs the notebooks with the tfdebug and TensorFlow installed here, whatever kernels
-    the machine has), shared by the notebooks of this module: each runs in it in turn."""
-    from jupyter_client.manager import AsyncKernelManager
-    from nbclient.util import run_sync
-
-    name, folder = "tfdebug-test", tmp_path_factory.mktemp("jupyter")
-    spec = folder / "jupyter" / "kernels" / name
-    spec.mkdir(parents=True)
-    (spec / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": f"Python ({sys.executable})", "language": "python",
-        "env": {"TF_CPP_MIN_LOG_LEVEL": "3", "NO_COLOR": "1"},
-    }))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("JUPYTER_PATH", str(folder / "jupyter"))
-        patch.setenv("JUPYTER_DATA_DIR", str(folder / "data"))
-        patch.setenv("JUPYTER_RUNTIME_DIR", str(folder / "runtime"))
-        km = AsyncKernelManager(kernel_name=name)
-        try:
-            yield km  # started by the first notebook client, in that notebook's folder
-        finally:
-            if km.has_kernel:
-                run_sync(km.shutdown_kernel)(now=True)
-
-
-def _execute(client):
-    """Run ``client``'s notebook in the shared kernel, then close this client's channels."""
-    try:
-        client.execute()
-    finally:
-        if client.kc is not None:
-            client.kc.stop_channels()
-
-
 def _text(cell) -> str:
     parts = []
     for output in cell.get("outputs", []):
@@ -164,14 +125,8 @@ def _text(cell) -> str:
     return "\n".join(parts)
 
 
-def test_example_notebook_runs_in_a_real_kernel(kernel):
-    import nbformat
-    from nbclient import NotebookClient
-
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    client = NotebookClient(nb, km=kernel, timeout=240, startup_timeout=120,
-                            resources={"metadata": {"path": os.path.dirname(NOTEBOOK)}})
-    _execute(client)
+def test_example_notebook_runs_in_a_real_kernel(example_notebook):
+    nb = example_notebook
     code = [cell for cell in nb.cells if cell.cell_type == "code"]
     by_source = {cell.source: _text(cell) for cell in code}
 
@@ -207,19 +162,18 @@ collect(tf.constant(3))
 """
 
 
-def test_a_notebook_s_stacks_show_the_cells_not_the_kernel(kernel):
+def test_a_notebook_s_stacks_show_the_cells_not_the_kernel(notebook_kernel):
     # TensorFlow's "... was defined here:" stack runs through ipykernel, IPython, tornado and
     # asyncio (~30 frames): folded to one line, the cell's frames kept.
     import nbformat
-    from nbclient import NotebookClient
 
+    from conftest import run_notebook
     from test_main_example import machinery_file
 
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("import tensorflow as tf\n%load_ext tfdebug"),
                 nbformat.v4.new_code_cell(OUT_OF_SCOPE)]
-    client = NotebookClient(nb, km=kernel, timeout=240, startup_timeout=120, allow_errors=True)
-    _execute(client)
+    run_notebook(nb, notebook_kernel, allow_errors=True)
     # what Jupyter shows: the traceback lines (the "evalue" field is str(exc), untouched)
     (error,) = [o for o in nb.cells[1].outputs if o["output_type"] == "error"]
     text = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(error["traceback"]))
