@@ -213,7 +213,7 @@ def case_files(*expects):
 # reports as soon as its own case is done. A module's END_TO_END_CASES, and every case that
 # sets up the process before TensorFlow starts (case_worker.needs_fresh_process), run as real
 # `python -m tfdebug` subprocesses; TFDEBUG_CASES=subprocess runs them all that way.
-END_TO_END = 2  # real subprocesses per (folder, kind) group of cases
+END_TO_END = 1  # real subprocesses per (folder, kind) group of cases (11 in all)
 _CASE_RUNS = pytest.StashKey()
 
 
