@@ -389,10 +389,15 @@ def pytest_collection_modifyitems(session, config, items):
 FIRST_MODULES = ("tests/test_lint_api_table.py",)
 
 
+# A module of many quick tests and no slow fixture, handed out right after FIRST_MODULES: the
+# other worker's first module, whose results show from the first seconds (the biggest module
+# by xdist's order, test_recipes, first runs every recipe's snippets: a minute without output).
+OPENING_MODULES = ("tests/test_lint_realworld.py",)
+
 # Modules of few tests that take long (a real TensorFlow process or kernel per test, a wheel
 # and venvs, ten thousand exceptions): by xdist's order (most tests first) they came last, and
-# a worker given one of them at the end ran it while the other had nothing left. Each worker
-# starts with a module of xdist's order (results from the first seconds), then these.
+# a worker given one of them at the end ran it while the other had nothing left. They go
+# once every worker has its first module.
 HEAVY_MODULES = ("tests/test_fuzz_explain.py", "tests/test_html_browser.py",
                  "tests/test_main_example.py", "tests/test_run_like_python.py",
                  "tests/test_run_lazy_tensorflow.py", "tests/test_lint_no_tf.py",
@@ -421,8 +426,8 @@ def pytest_xdist_make_scheduler(config, log):
 
         def _assign_work_unit(self, node):
             first = list(FIRST_MODULES)
-            if self.assigned >= len(self.nodes):  # every worker has had its first module
-                first += HEAVY_MODULES
+            # every worker's first module, then the long ones
+            first += OPENING_MODULES if self.assigned < len(self.nodes) else HEAVY_MODULES
             for scope in reversed(first):
                 if scope in self.workqueue:
                     self.workqueue.move_to_end(scope, last=False)
