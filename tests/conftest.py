@@ -64,6 +64,64 @@ def wheel(tmp_path_factory):
     return path
 
 
+EXAMPLE_NOTEBOOK = os.path.join(ROOT, "examples", "notebook.ipynb")
+
+
+@pytest.fixture(scope="session")
+def notebook_kernel(tmp_path_factory):
+    """One real kernel running *this* interpreter, started in the example notebook's folder
+    (a kernelspec of its own, so a fresh venv (CI) runs the notebooks with the tfdebug and
+    TensorFlow installed here, whatever kernels the machine has): the notebooks of
+    test_ipython and test_html_report run in it in turn (one pytest-xdist work unit)."""
+    import json
+
+    from jupyter_client.manager import AsyncKernelManager
+    from nbclient.util import run_sync
+
+    name, folder = "tfdebug-test", tmp_path_factory.mktemp("jupyter")
+    spec = folder / "jupyter" / "kernels" / name
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": f"Python ({sys.executable})", "language": "python",
+        "env": {"TF_CPP_MIN_LOG_LEVEL": "3", "NO_COLOR": "1"},
+    }))
+    km = AsyncKernelManager(kernel_name=name)
+    with pytest.MonkeyPatch.context() as patch:  # read when the kernel starts
+        patch.setenv("JUPYTER_PATH", str(folder / "jupyter"))
+        patch.setenv("JUPYTER_DATA_DIR", str(folder / "data"))
+        patch.setenv("JUPYTER_RUNTIME_DIR", str(folder / "runtime"))
+        run_sync(km.start_kernel)(cwd=os.path.dirname(EXAMPLE_NOTEBOOK))
+    try:
+        yield km
+    finally:
+        run_sync(km.shutdown_kernel)(now=True)
+
+
+def run_notebook(nb, km, **options):
+    """Execute ``nb`` in the kernel ``km`` (nbclient, as Jupyter runs it); return ``nb``."""
+    from nbclient import NotebookClient
+
+    client = NotebookClient(nb, km=km, timeout=240, startup_timeout=120, **options)
+    try:
+        client.execute()
+    finally:
+        if client.kc is not None:
+            client.kc.stop_channels()
+    return nb
+
+
+@pytest.fixture(scope="session")
+def example_notebook(notebook_kernel):
+    """examples/notebook.ipynb executed once in :func:`notebook_kernel` (its outputs are
+    read by test_ipython as text and by test_html_report as HTML)."""
+    import nbformat
+
+    nb = nbformat.read(EXAMPLE_NOTEBOOK, as_version=4)
+    return run_notebook(nb, notebook_kernel,
+                        resources={"metadata": {"path": os.path.dirname(EXAMPLE_NOTEBOOK)}})
+
+
 def marked_line(path: str, marker: str) -> int:
     """The one line of ``path`` that ends with the comment ``# <marker>``."""
     with open(path, encoding="utf-8") as fh:
@@ -155,7 +213,7 @@ def case_files(*expects):
 # reports as soon as its own case is done. A module's END_TO_END_CASES, and every case that
 # sets up the process before TensorFlow starts (case_worker.needs_fresh_process), run as real
 # `python -m tfdebug` subprocesses; TFDEBUG_CASES=subprocess runs them all that way.
-END_TO_END = 2  # real subprocesses per (folder, kind) group of cases
+END_TO_END = 1  # real subprocesses per (folder, kind) group of cases (11 in all)
 _CASE_RUNS = pytest.StashKey()
 
 
@@ -331,19 +389,63 @@ def pytest_collection_modifyitems(session, config, items):
 FIRST_MODULES = ("tests/test_lint_api_table.py",)
 
 
+# A module of many quick tests and no slow fixture, handed out right after FIRST_MODULES: the
+# other worker's first module, whose results show from the first seconds (the biggest module
+# by xdist's order, test_recipes, first runs every recipe's snippets: a minute without output).
+OPENING_MODULES = ("tests/test_lint_realworld.py",)
+
+# Modules of few tests that take long (a real TensorFlow process or kernel per test, a wheel
+# and venvs, ten thousand exceptions): by xdist's order (most tests first) they came last, and
+# a worker given one of them at the end ran it while the other had nothing left. They go
+# once every worker has its first module.
+HEAVY_MODULES = ("tests/test_fuzz_explain.py", "tests/test_html_browser.py",
+                 "tests/test_main_example.py", "tests/test_run_like_python.py",
+                 "tests/test_run_lazy_tensorflow.py", "tests/test_lint_no_tf.py",
+                 "tests/test_wheel.py", "tests/test_ipython.py", "tests/test_terminal_output.py",
+                 "tests/test_eager_keras.py", "tests/test_module_size.py")
+
+
+# Modules that share a session fixture (made once per worker) are one work unit: the wheel
+# (test_wheel, test_lint_no_tf), the kernel and the executed example notebook (test_ipython,
+# test_html_report).
+SAME_WORKER = {"tests/test_wheel.py": "tests/test_lint_no_tf.py",
+               "tests/test_html_report.py": "tests/test_ipython.py"}
+
+
 def pytest_xdist_make_scheduler(config, log):
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
 
     class FirstModulesFirst(LoadFileScheduling):
+        assigned = 0
+
+        def _split_scope(self, nodeid):
+            scope = super()._split_scope(nodeid)
+            return SAME_WORKER.get(scope, scope)
+
         def _assign_work_unit(self, node):
-            for scope in reversed(FIRST_MODULES):
+            first = list(FIRST_MODULES)
+            # every worker's first module, then the long ones
+            first += OPENING_MODULES if self.assigned < len(self.nodes) else HEAVY_MODULES
+            for scope in reversed(first):
                 if scope in self.workqueue:
                     self.workqueue.move_to_end(scope, last=False)
+            self.assigned += 1
             super()._assign_work_unit(node)
 
     return FirstModulesFirst(config, log)
+
+
+def pytest_collection_finish(session):
+    """What the worker holds once the tests are collected (TensorFlow, Keras, the test
+    modules: millions of objects) is kept out of the garbage collector's full collections
+    (``gc.freeze``): each of those walked the whole heap, about half a second apiece;
+    objects the tests make are collected as before."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_sessionfinish(session):

@@ -1,7 +1,4 @@
 """eager() with Keras 3: fit/predict and a custom train_step run eagerly; pdb stops there."""
-import os
-import subprocess
-import sys
 import textwrap
 
 import keras
@@ -99,14 +96,15 @@ PDB_SCRIPT = textwrap.dedent("""
 """)
 
 
-def test_pdb_breakpoints_stop_in_train_step_and_call_with_values(tmp_path):
+def test_pdb_breakpoints_stop_in_train_step_and_call_with_values(tmp_path, forked_python):
     script = tmp_path / "train.py"
     script.write_text(PDB_SCRIPT)
     # pdb reads commands from stdin: inspect x in train_step, then hidden in call.
     commands = "p float(tf.reduce_sum(x))\nc\np hidden.numpy().tolist()\nc\n"
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONBREAKPOINT="pdb.set_trace")
-    proc = subprocess.run([sys.executable, str(script)], input=commands, capture_output=True,
-                          text=True, timeout=180, env=env)
+    # `python train.py` in a fork of the case server (breakpoint() reads PYTHONBREAKPOINT
+    # when it is called)
+    env = {"TF_CPP_MIN_LOG_LEVEL": "3", "PYTHONBREAKPOINT": "pdb.set_trace"}
+    proc = forked_python(script, cwd=tmp_path, input=commands, env=env, timeout=180)
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout
     assert "train_step()" in out and "call()" in out

@@ -2,7 +2,6 @@
 ``tfdebug run --html`` and ``tfdebug report`` commands. Browser checks: test_html_browser.py."""
 import html.parser
 import json
-import os
 import textwrap
 
 import pytest
@@ -11,7 +10,7 @@ import tensorflow as tf
 import tfdebug
 from tfdebug import cli, html_report, render, report
 
-from conftest import ROOT, line_of, run_tfdebug
+from conftest import line_of, run_tfdebug
 
 HOSTILE = "</title><script>window.pwned = 1</script><img src=x onerror=alert(1)>"
 
@@ -348,26 +347,9 @@ def test_notebook_views_of_the_logger_and_the_report():
     assert len(ids) == len(set(ids))
 
 
-def test_example_notebook_carries_html_outputs(tmp_path, monkeypatch):
+def test_example_notebook_carries_html_outputs(example_notebook):
     """examples/notebook.ipynb run by nbclient: the trace table and a diagnosis as HTML."""
-    import sys
-
-    import nbformat
-    from nbclient import NotebookClient
-
-    spec = tmp_path / "jupyter" / "kernels" / "tfdebug-html"
-    spec.mkdir(parents=True)
-    (spec / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "Python", "language": "python",
-        "env": {"TF_CPP_MIN_LOG_LEVEL": "3", "NO_COLOR": "1"}}))
-    for name, folder in (("JUPYTER_PATH", "jupyter"), ("JUPYTER_DATA_DIR", "data"),
-                         ("JUPYTER_RUNTIME_DIR", "runtime")):
-        monkeypatch.setenv(name, str(tmp_path / folder))
-    notebook = os.path.join(ROOT, "examples", "notebook.ipynb")
-    nb = nbformat.read(notebook, as_version=4)
-    NotebookClient(nb, kernel_name="tfdebug-html", timeout=240, startup_timeout=120,
-                   resources={"metadata": {"path": os.path.dirname(notebook)}}).execute()
+    nb = example_notebook
 
     def html_of(fragment: str) -> list[str]:
         (cell,) = [c for c in nb.cells if c.cell_type == "code" and fragment in c.source]

@@ -1,6 +1,5 @@
 """``%load_ext tfdebug`` in a real IPython shell, and examples/notebook.ipynb executed by
 nbclient in a real kernel running this interpreter."""
-import json
 import os
 import re
 import sys
@@ -10,7 +9,6 @@ import pytest
 from tfdebug import _tf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NOTEBOOK = os.path.join(ROOT, "examples", "notebook.ipynb")
 
 
 @pytest.fixture
@@ -115,24 +113,6 @@ def test_traces_magic(shell, capsys):
 
 # -- the example notebook in a real kernel ----------------------------------------------
 
-@pytest.fixture
-def kernel_name(tmp_path, monkeypatch):
-    """A kernelspec for *this* interpreter, so a fresh venv (CI) runs the notebook with the
-    tfdebug and TensorFlow installed here, whatever kernels the machine has."""
-    name = "tfdebug-test"
-    spec = tmp_path / "jupyter" / "kernels" / name
-    spec.mkdir(parents=True)
-    (spec / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": f"Python ({sys.executable})", "language": "python",
-        "env": {"TF_CPP_MIN_LOG_LEVEL": "3", "NO_COLOR": "1"},
-    }))
-    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
-    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))
-    return name
-
-
 def _text(cell) -> str:
     parts = []
     for output in cell.get("outputs", []):
@@ -145,14 +125,8 @@ def _text(cell) -> str:
     return "\n".join(parts)
 
 
-def test_example_notebook_runs_in_a_real_kernel(kernel_name):
-    import nbformat
-    from nbclient import NotebookClient
-
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    client = NotebookClient(nb, kernel_name=kernel_name, timeout=240, startup_timeout=120,
-                            resources={"metadata": {"path": os.path.dirname(NOTEBOOK)}})
-    client.execute()
+def test_example_notebook_runs_in_a_real_kernel(example_notebook):
+    nb = example_notebook
     code = [cell for cell in nb.cells if cell.cell_type == "code"]
     by_source = {cell.source: _text(cell) for cell in code}
 
@@ -188,20 +162,18 @@ collect(tf.constant(3))
 """
 
 
-def test_a_notebook_s_stacks_show_the_cells_not_the_kernel(kernel_name):
+def test_a_notebook_s_stacks_show_the_cells_not_the_kernel(notebook_kernel):
     # TensorFlow's "... was defined here:" stack runs through ipykernel, IPython, tornado and
     # asyncio (~30 frames): folded to one line, the cell's frames kept.
     import nbformat
-    from nbclient import NotebookClient
 
+    from conftest import run_notebook
     from test_main_example import machinery_file
 
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("import tensorflow as tf\n%load_ext tfdebug"),
                 nbformat.v4.new_code_cell(OUT_OF_SCOPE)]
-    client = NotebookClient(nb, kernel_name=kernel_name, timeout=240, startup_timeout=120,
-                            allow_errors=True)
-    client.execute()
+    run_notebook(nb, notebook_kernel, allow_errors=True)
     # what Jupyter shows: the traceback lines (the "evalue" field is str(exc), untouched)
     (error,) = [o for o in nb.cells[1].outputs if o["output_type"] == "error"]
     text = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(error["traceback"]))

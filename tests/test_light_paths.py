@@ -10,17 +10,19 @@ from tfdebug import _source
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _run(code: str, tmp_path) -> str:
+def _run(code: str, tmp_path, forked_python) -> str:
+    """``python probe.py`` in a fork of the case server (TensorFlow and the modules `tfdebug
+    run` loads imported, none of tfdebug.lint: the probe checks that first, so what it
+    finds loaded afterwards is what its diagnosis loaded); its last line of output."""
     script = tmp_path / "probe.py"
-    script.write_text(textwrap.dedent(code))
-    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                          cwd=str(tmp_path), env=env, timeout=300)
+    script.write_text("import sys; assert not [m for m in sys.modules if m.startswith("
+                      "'tfdebug.lint')]" + textwrap.dedent(code))  # on the code's empty first line
+    proc = forked_python(script, cwd=tmp_path, env={"TF_CPP_MIN_LOG_LEVEL": "3"})
     assert proc.returncode == 0, proc.stderr[-3000:]
     return proc.stdout.strip().splitlines()[-1]
 
 
-def test_an_error_no_lint_recipe_names_is_diagnosed_without_the_linter(tmp_path):
+def test_an_error_no_lint_recipe_names_is_diagnosed_without_the_linter(tmp_path, forked_python):
     # AutoGraph wraps the IndexError raised in TensorFlow's shape code in a StagingError: no
     # recipe the linter cites names that class, so no finding could explain it
     out = _run("""
@@ -39,11 +41,11 @@ def test_an_error_no_lint_recipe_names_is_diagnosed_without_the_linter(tmp_path)
             error = exc
         found = tfdebug.diagnose(error)
         print(found.layer, found.line, "tfdebug.lint.driver" in sys.modules)
-    """, tmp_path)
+    """, tmp_path, forked_python)
     assert out == "generic 9 False"
 
 
-def test_an_error_a_lint_recipe_names_still_asks_the_linter(tmp_path):
+def test_an_error_a_lint_recipe_names_still_asks_the_linter(tmp_path, forked_python):
     out = _run("""
         import sys, warnings
         import tensorflow as tf
@@ -65,7 +67,7 @@ def test_an_error_a_lint_recipe_names_still_asks_the_linter(tmp_path):
         skipped = [m for m in ("iteration", "retracing", "side_effects")
                    if "tfdebug.lint.checks." + m in sys.modules]
         print(found.layer, "tfdebug.lint.driver" in sys.modules, skipped)
-    """, tmp_path)
+    """, tmp_path, forked_python)
     assert out == "generic True []"
 
 

@@ -126,6 +126,7 @@ class SourceIndex:
                           if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
         self.calls = [n for n in self.nodes if isinstance(n, ast.Call)]
         self.call_names = [(dotted_tail(n.func), n) for n in self.calls]
+        self.answers: dict = {}  # (question, key) -> answer: the tree is never changed
 
 
 def source_index(tree: ast.AST) -> SourceIndex:
@@ -146,19 +147,31 @@ def _innermost(nodes, line: int):
 
 def statement_at(tree: ast.AST, line: int) -> ast.stmt | None:
     """The innermost statement whose lines cover ``line``."""
-    return _innermost(source_index(tree).stmts, line)
+    index = source_index(tree)
+    key = ("stmt", line)
+    if key not in index.answers:
+        index.answers[key] = _innermost(index.stmts, line)
+    return index.answers[key]
 
 
 def enclosing_function(tree: ast.AST, line: int) -> ast.AST | None:
     """The innermost def / lambda whose lines cover ``line``."""
-    return _innermost(source_index(tree).functions, line)
+    index = source_index(tree)
+    key = ("function", line)
+    if key not in index.answers:
+        index.answers[key] = _innermost(index.functions, line)
+    return index.answers[key]
 
 
 def calls_in(tree: ast.AST, node: ast.AST):
     """(dotted name, Call) for the calls inside ``node``'s lines."""
     first, last = node.lineno, node.end_lineno or node.lineno
-    return [(name, call) for name, call in source_index(tree).call_names
-            if first <= call.lineno <= last]
+    index = source_index(tree)
+    key = ("calls", first, last)
+    if key not in index.answers:
+        index.answers[key] = [(name, call) for name, call in index.call_names
+                              if first <= call.lineno <= last]
+    return list(index.answers[key])
 
 
 def line_nodes(stmt: ast.stmt, line: int) -> list[ast.AST]:
@@ -479,5 +492,9 @@ def call_bindings(function: ast.AST, name: str) -> list[ast.Call]:
 
 def first_call(tree: ast.AST, suffixes) -> ast.Call | None:
     """The first call in the module whose last dotted part is one of ``suffixes``."""
-    calls = [n for name, n in source_index(tree).call_names if name.rsplit(".", 1)[-1] in suffixes]
-    return min(calls, key=lambda n: (n.lineno, n.col_offset)) if calls else None
+    index = source_index(tree)
+    key = ("first_call", frozenset(suffixes))
+    if key not in index.answers:
+        calls = [n for name, n in index.call_names if name.rsplit(".", 1)[-1] in suffixes]
+        index.answers[key] = min(calls, key=lambda n: (n.lineno, n.col_offset)) if calls else None
+    return index.answers[key]
