@@ -99,12 +99,27 @@ def one_walk():
 def unwrap_library(fn):
     """``fn`` without the library decorators around it; a user's own wrapper is kept, since
     its body (timing, logging, counting) runs while tracing too."""
-    seen = set()
+    is_user = getattr(_walking, "is_user", None) or _frames.user_file_test()
+    entry = _unwrapped.get(id(fn))
+    if entry is not None and entry[0] is fn and entry[1] is is_user.folders:
+        return entry[2]
+    given, seen = fn, set()
     while callable(fn) and not is_user_function(fn) and hasattr(fn, "__wrapped__") \
             and id(fn) not in seen:
         seen.add(id(fn))
         fn = fn.__wrapped__
+    if fn is not given and isinstance(given, types.FunctionType) \
+            and "<locals>" not in given.__qualname__ and not is_user_function(fn):
+        # a library's module-level function (tf.reduce_sum under its dispatch decorators):
+        # the same answer at every call of it in every trace, while no library is re-imported
+        if len(_unwrapped) >= 4096:
+            _unwrapped.clear()
+        _unwrapped[id(given)] = (given, is_user.folders, fn)
     return fn
+
+
+# id(function) -> (the function, the library folders it was unwrapped with, the unwrapped)
+_unwrapped: dict = {}
 
 
 def is_tf_function(value) -> bool:
