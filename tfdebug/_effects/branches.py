@@ -137,9 +137,8 @@ def runs_at_call_time(node: ast.Call, env: Env) -> bool:
     """Is ``node`` a ``tf.py_function``/``tf.numpy_function`` call (its function runs per
     call) or a ``Dataset.from_generator`` (its generator runs per element)?"""
     value = resolve(node.func, env)
-    if value is UNRESOLVED:
-        return False
-    return any(value is wrapper for wrapper in _call_time_wrappers())
+    # asked of every call in every trace: one set look-up, not a comparison per wrapper
+    return value is not UNRESOLVED and id(value) in _identities(_call_time_wrappers())
 
 
 def _call_time_wrappers() -> tuple:
@@ -148,6 +147,12 @@ def _call_time_wrappers() -> tuple:
     return _tf_functions("py_function", "numpy_function", "compat.v1.py_func",
                          "compat.v1.py_function", "compat.v1.numpy_function",
                          "data.Dataset.from_generator")
+
+
+@functools.lru_cache(maxsize=16)
+def _identities(objects: tuple) -> frozenset:
+    """The ids of ``objects`` (the cache keeps the tuple, so each id stays its object's)."""
+    return frozenset(map(id, objects))
 
 
 def _tf_functions(*paths: str) -> tuple:

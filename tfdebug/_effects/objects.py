@@ -6,7 +6,6 @@ arrays captured from outside are not. Keras is read from ``sys.modules`` (never 
 from __future__ import annotations
 
 import collections
-import contextlib
 import inspect
 import sys
 import threading
@@ -84,16 +83,18 @@ def is_user_function(fn) -> bool:
 _walking = threading.local()  # .is_user: the library folders as one walk saw them
 
 
-@contextlib.contextmanager
-def one_walk():
+class one_walk:
     """The library folders checked once for a whole walk (``_frames.user_file_test``), not
-    at each of its ~20 questions: a walk runs no user code, so nothing is imported during it."""
-    outer = getattr(_walking, "is_user", None)
-    _walking.is_user = _frames.user_file_test()
-    try:
-        yield
-    finally:
-        _walking.is_user = outer
+    at each of its ~20 questions: a walk runs no user code, so nothing is imported during it.
+    (A class, not a generator: it is entered at every trace.)"""
+
+    def __enter__(self):
+        self.outer = getattr(_walking, "is_user", None)
+        _walking.is_user = _frames.user_file_test()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _walking.is_user = self.outer
 
 
 def unwrap_library(fn):
