@@ -137,16 +137,23 @@ def runs_at_call_time(node: ast.Call, env: Env) -> bool:
     """Is ``node`` a ``tf.py_function``/``tf.numpy_function`` call (its function runs per
     call) or a ``Dataset.from_generator`` (its generator runs per element)?"""
     value = resolve(node.func, env)
-    # asked of every call in every trace: one set look-up, not a comparison per wrapper
-    return value is not UNRESOLVED and id(value) in _identities(_call_time_wrappers())
+    if value is UNRESOLVED:
+        return False
+    # asked of every call in every trace: one set look-up (two C-level caches), not a
+    # comparison per wrapper
+    tf = sys.modules.get("tensorflow")
+    return tf is not None and id(value) in _identities(_tf_functions_of(tf, _CALL_TIME_PATHS))
+
+
+_CALL_TIME_PATHS = ("py_function", "numpy_function", "compat.v1.py_func",
+                    "compat.v1.py_function", "compat.v1.numpy_function",
+                    "data.Dataset.from_generator")
 
 
 def _call_time_wrappers() -> tuple:
     """TF's public ops that run a Python function on every call (not while tracing), and
     ``Dataset.from_generator``, whose generator runs as the dataset is iterated."""
-    return _tf_functions("py_function", "numpy_function", "compat.v1.py_func",
-                         "compat.v1.py_function", "compat.v1.numpy_function",
-                         "data.Dataset.from_generator")
+    return _tf_functions(*_CALL_TIME_PATHS)
 
 
 @functools.lru_cache(maxsize=16)
