@@ -91,10 +91,9 @@ def main() -> None:
     try:
         for size in (int(s) for s in args.sizes.split(",")):
             functions = modules(folder, size, 3 * (args.rounds + 1))
-            result = compare({"no scope": lambda: first_trace(functions, tuple, clock, args.collect),
-                              "logger + guard": lambda: first_trace(functions, checks, clock,
-                                                                    args.collect)},
-                             rounds=args.rounds)
+            plain = lambda: first_trace(functions, tuple, clock, args.collect)  # noqa: E731
+            checked = lambda: first_trace(functions, checks, clock, args.collect)  # noqa: E731
+            result = compare({"no scope": plain, "logger + guard": checked}, rounds=args.rounds)
             show(f"first trace of a function in a module of {size} function(s)"
                  f"{' (CPU time)' if args.cpu else ''}"
                  f"{', collected before each sample' if args.collect else ''}", result,
