@@ -69,6 +69,7 @@ def user_file_test():
             return False
         answer = known.get(filename)
         return _answer(filename, dirs) if answer is None else answer
+    is_user.folders = dirs  # answers kept across walks are valid while this is the same
     return is_user
 
 

@@ -107,20 +107,31 @@ def _around_trace(trace_call, function_type, tracing_options):
         tracing_options=tracing_options,
         depth=current_depth(),
     )
-    with contextlib.ExitStack() as stack:
+    # a plain list and loops, not an ExitStack and a generator per subscriber: this runs in
+    # every trace, and each object made here is work (and garbage) added to it
+    entered = []  # (context, subscriber) in the order entered; exited in reverse
+    try:
         for subscriber in subscribers:
-            _enter_safely(stack, subscriber, trace)
-        _local.depth = trace.depth + 1
-        trace.started = time.perf_counter()
-        try:
-            trace.concrete = trace_call()
-            return trace.concrete
-        except BaseException as exc:
-            trace.error = exc
-            raise
-        finally:
-            trace.duration = time.perf_counter() - trace.started
-            _local.depth = trace.depth
+            cm = _enter_safely(subscriber, trace)
+            if cm is not None:
+                entered.append((cm, subscriber))
+    except BaseException as exc:  # a subscriber refused the trace: the entered ones see it
+        _exit_all(entered, exc)
+        raise
+    _local.depth = trace.depth + 1
+    trace.started = time.perf_counter()
+    try:
+        trace.concrete = trace_call()
+    except BaseException as exc:
+        trace.error = exc
+        trace.duration = time.perf_counter() - trace.started
+        _local.depth = trace.depth
+        _exit_all(entered, exc)
+        raise
+    trace.duration = time.perf_counter() - trace.started
+    _local.depth = trace.depth
+    _exit_all(entered, None)
+    return trace.concrete
 
 
 class SubscriberError(_tf.HookRefusal):
@@ -131,38 +142,43 @@ class SubscriberError(_tf.HookRefusal):
     """
 
 
-def _enter_safely(stack: contextlib.ExitStack, subscriber, trace: Trace) -> None:
+def _enter_safely(subscriber, trace: Trace):
+    """``subscriber(trace)``'s context, entered; None when it has none or failed (a bug)."""
     __tracebackhide__ = True
     try:
         cm = subscriber(trace)
-        if cm is None:
-            return
-        cm.__enter__()
+        if cm is not None:
+            cm.__enter__()
+        return cm
     except SubscriberError:
         raise
     except Exception:  # noqa: BLE001 - a tfdebug bug must not break the user's trace
         log.debug("tfdebug: trace subscriber %r failed on entry", subscriber, exc_info=True)
-        return
-    stack.enter_context(_exit_guard(cm, subscriber))
+        return None
 
 
-@contextlib.contextmanager
-def _exit_guard(cm, subscriber):
-    """Exit ``cm`` after the trace; its return value never swallows the user's error."""
+def _exit_all(entered: list, error: BaseException | None) -> None:
+    """Exit the entered contexts, newest first, as a ``with`` statement would: each sees the
+    trace's error, or the SubscriberError an exit raised after a successful trace (which
+    then reaches the user); no return value swallows the user's error."""
+    __tracebackhide__ = True
+    refusal = None
+    for cm, subscriber in reversed(entered):
+        try:
+            _exit_safely(cm, subscriber, error if error is not None else refusal)
+        except SubscriberError as exc:  # raised only while nothing else is failing
+            refusal = exc
+    if refusal is not None:
+        raise refusal
+
+
+def _exit_safely(cm, subscriber, exc: BaseException | None) -> None:
     __tracebackhide__ = True
     try:
-        yield
-    except BaseException as exc:
-        _exit_safely(cm, subscriber, type(exc), exc, exc.__traceback__)
-        raise
-    else:
-        _exit_safely(cm, subscriber, None, None, None)
-
-
-def _exit_safely(cm, subscriber, exc_type, exc, tb) -> None:
-    __tracebackhide__ = True
-    try:
-        cm.__exit__(exc_type, exc, tb)
+        if exc is None:
+            cm.__exit__(None, None, None)
+        else:
+            cm.__exit__(type(exc), exc, exc.__traceback__)
     except SubscriberError:
         if exc is None:
             raise

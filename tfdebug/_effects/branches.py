@@ -139,15 +139,27 @@ def runs_at_call_time(node: ast.Call, env: Env) -> bool:
     value = resolve(node.func, env)
     if value is UNRESOLVED:
         return False
-    return any(value is wrapper for wrapper in _call_time_wrappers())
+    # asked of every call in every trace: one set look-up (two C-level caches), not a
+    # comparison per wrapper
+    tf = sys.modules.get("tensorflow")
+    return tf is not None and id(value) in _identities(_tf_functions_of(tf, _CALL_TIME_PATHS))
+
+
+_CALL_TIME_PATHS = ("py_function", "numpy_function", "compat.v1.py_func",
+                    "compat.v1.py_function", "compat.v1.numpy_function",
+                    "data.Dataset.from_generator")
 
 
 def _call_time_wrappers() -> tuple:
     """TF's public ops that run a Python function on every call (not while tracing), and
     ``Dataset.from_generator``, whose generator runs as the dataset is iterated."""
-    return _tf_functions("py_function", "numpy_function", "compat.v1.py_func",
-                         "compat.v1.py_function", "compat.v1.numpy_function",
-                         "data.Dataset.from_generator")
+    return _tf_functions(*_CALL_TIME_PATHS)
+
+
+@functools.lru_cache(maxsize=16)
+def _identities(objects: tuple) -> frozenset:
+    """The ids of ``objects`` (the cache keeps the tuple, so each id stays its object's)."""
+    return frozenset(map(id, objects))
 
 
 def _tf_functions(*paths: str) -> tuple:

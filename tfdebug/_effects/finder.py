@@ -6,6 +6,7 @@ import builtins
 import dataclasses
 import logging
 import types
+from itertools import repeat
 from typing import Callable
 
 from .. import _tf
@@ -146,7 +147,7 @@ class _Finder:
         qualified names of the called ``value`` (``qualified_names``)."""
         if runs_at_call_time(node, env):
             return
-        library = any(n.startswith("tensorflow.") for n in names)
+        library = any(map(str.startswith, names, repeat("tensorflow.")))  # no Python frame
         if library and node.args and isinstance(node.func, ast.Attribute) and node.func.attr == "run":
             self.replica_loss(resolve(node.func.value, env), resolve(node.args[0], env))
         called = _called_parameters(value) if not library else None
@@ -316,7 +317,8 @@ class _Finder:
                     self.add("container", node, env,
                              f"`{_text(func)}(...)` changes a captured {kind}")
                     return
-        if any(n.startswith("numpy.") and not n.startswith("numpy.random") for n in names):
+        if any(map(str.startswith, names, repeat("numpy."))) and \
+                any(n.startswith("numpy.") and not n.startswith("numpy.random") for n in names):
             for arg in list(node.args) + [k.value for k in node.keywords]:
                 if env.captured_root(arg) is not None and is_array(resolve(arg, env)):
                     self.add("numpy-state", node, env,

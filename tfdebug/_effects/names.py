@@ -81,10 +81,12 @@ class Env:
             name in s.local for s in self.scopes[1:])
 
     def lookup(self, name: str):
-        if self.is_bound(name):
+        # is_bound and is_local written out: every name of every call is looked up, per trace
+        if self.self_name is not None and name == self.self_name and name in self.scopes[0].params:
             return self.instance
-        if self.is_local(name):
-            return UNRESOLVED
+        for scope in self.scopes:
+            if name in scope.local:
+                return UNRESOLVED
         code = getattr(self.fn, "__code__", None)
         closure = getattr(self.fn, "__closure__", None) or ()
         if code is not None and name in code.co_freevars and closure:

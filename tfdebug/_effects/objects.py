@@ -6,7 +6,6 @@ arrays captured from outside are not. Keras is read from ``sys.modules`` (never 
 from __future__ import annotations
 
 import collections
-import contextlib
 import inspect
 import sys
 import threading
@@ -84,27 +83,44 @@ def is_user_function(fn) -> bool:
 _walking = threading.local()  # .is_user: the library folders as one walk saw them
 
 
-@contextlib.contextmanager
-def one_walk():
+class one_walk:
     """The library folders checked once for a whole walk (``_frames.user_file_test``), not
-    at each of its ~20 questions: a walk runs no user code, so nothing is imported during it."""
-    outer = getattr(_walking, "is_user", None)
-    _walking.is_user = _frames.user_file_test()
-    try:
-        yield
-    finally:
-        _walking.is_user = outer
+    at each of its ~20 questions: a walk runs no user code, so nothing is imported during it.
+    (A class, not a generator: it is entered at every trace.)"""
+
+    def __enter__(self):
+        self.outer = getattr(_walking, "is_user", None)
+        _walking.is_user = _frames.user_file_test()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _walking.is_user = self.outer
 
 
 def unwrap_library(fn):
     """``fn`` without the library decorators around it; a user's own wrapper is kept, since
     its body (timing, logging, counting) runs while tracing too."""
-    seen = set()
+    is_user = getattr(_walking, "is_user", None) or _frames.user_file_test()
+    entry = _unwrapped.get(id(fn))
+    if entry is not None and entry[0] is fn and entry[1] is is_user.folders:
+        return entry[2]
+    given, seen = fn, set()
     while callable(fn) and not is_user_function(fn) and hasattr(fn, "__wrapped__") \
             and id(fn) not in seen:
         seen.add(id(fn))
         fn = fn.__wrapped__
+    if fn is not given and isinstance(given, types.FunctionType) \
+            and "<locals>" not in given.__qualname__ and not is_user_function(fn):
+        # a library's module-level function (tf.reduce_sum under its dispatch decorators):
+        # the same answer at every call of it in every trace, while no library is re-imported
+        if len(_unwrapped) >= 4096:
+            _unwrapped.clear()
+        _unwrapped[id(given)] = (given, is_user.folders, fn)
     return fn
+
+
+# id(function) -> (the function, the library folders it was unwrapped with, the unwrapped)
+_unwrapped: dict = {}
 
 
 def is_tf_function(value) -> bool:

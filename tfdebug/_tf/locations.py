@@ -5,7 +5,7 @@ import os
 import re
 import sys
 
-from .autograph import _autograph_source_map, is_generated_file
+from .autograph import _GENERATED_MARKER, _autograph_source_map, is_generated_file
 from .targets import is_tf_function
 from .versions import log, version_supported
 
@@ -51,7 +51,7 @@ def _walk_to_user(frame, is_user) -> tuple[str, int, str] | None:
     while frame is not None:
         code = frame.f_code
         filename = code.co_filename
-        if is_generated_file(filename):
+        if _GENERATED_MARKER in filename:  # is_generated_file, without a call per frame
             if source_map is None:  # read once per walk, only when converted code runs
                 source_map = _autograph_source_map()
             origin = source_map.get((filename, frame.f_lineno))

@@ -7,6 +7,8 @@ falls back to a less precise answer instead of raising.
 """
 from __future__ import annotations
 
+import functools
+import importlib
 import re
 
 import tensorflow as tf
@@ -21,10 +23,19 @@ def is_tf_function(obj) -> bool:
     return bool(kinds) and isinstance(obj, kinds)
 
 
+@functools.lru_cache(maxsize=None)
+def _module(name: str):
+    """TF's module ``name``, or None when this TensorFlow has none: imported once (asked at
+    every trace, an in-function ``from ... import`` costs a Python call each time)."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
 def _unwrap_decorators(fn):
     try:
-        from tensorflow.python.util import tf_decorator
-        return tf_decorator.unwrap(fn)[1]
+        return _module("tensorflow.python.util.tf_decorator").unwrap(fn)[1]
     except Exception:  # noqa: BLE001 - older layouts: follow __wrapped__ as functools does
         seen = set()
         while hasattr(fn, "__wrapped__") and id(fn) not in seen:
@@ -143,9 +154,8 @@ def describe_trace_type(trace_type):
     ("replicated", type name, count, item) for per-replica values whose replicas agree,
     ("spec", text) for anything else.
     """
-    try:
-        from tensorflow.core.function.trace_type import default_types as dt
-    except ImportError:  # pragma: no cover - layout change: compare by text only
+    dt = _module("tensorflow.core.function.trace_type.default_types")
+    if dt is None:  # pragma: no cover - layout change: compare by text only
         return ("spec", str(trace_type))
     try:
         if isinstance(trace_type, tf.TensorSpec):
