@@ -139,6 +139,58 @@ def test_users_own_errors_and_errors_without_tensorflow_get_nothing():
     assert diagnose(raised_by(_own_error, tf.constant(1))) is None
 
 
+def _checked(scale):
+    if scale <= 0.0:
+        raise ValueError("scale must be positive")  # <- raise
+    return scale
+
+
+@tf.function
+def _raise_in_tensor_branch(x, scale):
+    return x * _checked(scale)
+
+
+@tf.function
+def _raise_under_python_if_in_else_branch(x, strict):
+    if tf.reduce_sum(x) > 0.0:
+        x = x * 2.0
+    else:
+        if strict:
+            raise ValueError("negative input")  # <- nested
+    return x
+
+
+@tf.function
+def _raise_in_helper_called_from_branch(x, scale):
+    if tf.reduce_sum(x) > 0.0:
+        x = x * _checked(scale)
+    return x
+
+
+@tf.function
+def _raise_in_staged_loop(n):
+    for _ in tf.range(n):
+        raise ValueError("the loop body runs once while tracing, as once eagerly")
+    return n
+
+
+def test_a_raise_in_a_branch_of_a_tensor_if_is_the_trace_of_both_branches():
+    d = diagnose(raised_by(_raise_in_tensor_branch, tf.ones([2]), tf.constant(2.0)))
+    assert d is not None and d.recipe.id == "TFD122" and d.category == "unsupported-syntax"
+    assert d.line == _line(_checked, "# <- raise")
+    d = diagnose(raised_by(_raise_under_python_if_in_else_branch, tf.ones([2]), True))
+    assert d is not None and d.recipe.id == "TFD122"
+    assert d.line == _line(_raise_under_python_if_in_else_branch, "# <- nested")
+
+
+def test_a_raise_not_lexically_in_a_staged_branch_stays_the_users_own_error():
+    # the helper's `if` tests a Python float: its raise is the user's check, eager or not
+    assert diagnose(raised_by(_raise_in_tensor_branch, tf.ones([2]), -1.0)) is None
+    # a function the branch calls may raise for reasons of its own: no claim
+    assert diagnose(raised_by(_raise_in_helper_called_from_branch, tf.ones([2]), -1.0)) is None
+    assert diagnose(raised_by(_raise_in_staged_loop, tf.constant(3))) is None
+
+
 @pytest.mark.smoke
 def test_a_tensorflow_error_no_recipe_knows_is_generic_at_the_user_line():
     def build():

@@ -440,6 +440,11 @@ def extract(exc: BaseException) -> Extracted:
     if keras_call_tf_function(frames_by_exc.get(id(exc), ())) is not None:
         tags.add("keras-call-tf-function")
     site, user_raised = _raise_site(chain, frames_by_exc)
+    if user_raised and "tensorflow" in sys.modules:
+        from . import _tf
+        if any(frames_by_exc[id(e)] and _tf.raised_in_tensor_branch(frames_by_exc[id(e)][-1][0])
+               for e in chain):
+            tags.add("tensor-branch-raise")
     return Extracted(chain=chain, class_names=tuple(class_names_of(e) for e in chain),
                      messages=messages, locations=locations, tags=frozenset(tags),
                      raise_site=site, user_raised=user_raised,
