@@ -174,6 +174,44 @@ def _raise_in_staged_loop(n):
     return n
 
 
+class _Sized:
+    def __init__(self, values, length=None):
+        self.values, self.length = values, length
+
+    def __len__(self):
+        return tf.shape(self.values)[0] if self.length is None else self.length
+
+
+@tf.function
+def _len_converted(values):
+    return tf.eye(len(_Sized(values)))  # <- converted len
+
+
+@tf.function(autograph=False)
+def _len_unconverted(values):
+    sized = _Sized(values)
+    return tf.eye(len(sized))  # <- plain len
+
+
+@tf.function(autograph=False)
+def _range_unconverted(n):
+    return tf.constant(list(range(n)))  # Python's range refuses the tensor: not a length
+
+
+def test_len_refusing_the_tensor_a_dunder_len_returned_is_unknown_length():
+    for fn, marker in ((_len_converted, "# <- converted len"), (_len_unconverted, "# <- plain len")):
+        exc = raised_by(fn, tf.ones([3, 2]))
+        d = diagnose(exc)
+        assert d is not None and d.recipe.id == "TFD123" and d.category == "unknown-length", (fn, d)
+        assert d.line == _line(fn, marker)
+    # the same refusal by another builtin, or len() refusing a float, is not this recipe
+    d = diagnose(raised_by(_range_unconverted, tf.constant(3)))
+    assert d is None or d.recipe is None or d.recipe.id != "TFD123"
+    with pytest.raises(TypeError):
+        len(_Sized(None, length=2.0))
+    assert "len-of-tensor-length" not in diagnose_module.extract(raised_by(len, _Sized(None, 2.0))).tags
+
+
 def test_a_raise_in_a_branch_of_a_tensor_if_is_the_trace_of_both_branches():
     d = diagnose(raised_by(_raise_in_tensor_branch, tf.ones([2]), tf.constant(2.0)))
     assert d is not None and d.recipe.id == "TFD122" and d.category == "unsupported-syntax"

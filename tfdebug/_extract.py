@@ -9,6 +9,7 @@ read from the user's source with ``ast`` (recipes' ``when``). Nothing here raise
 from __future__ import annotations
 
 import ast
+import builtins
 import dataclasses
 import linecache
 import dis
@@ -440,6 +441,8 @@ def extract(exc: BaseException) -> Extracted:
     if keras_call_tf_function(frames_by_exc.get(id(exc), ())) is not None:
         tags.add("keras-call-tf-function")
     site, user_raised = _raise_site(chain, frames_by_exc)
+    if "tensorflow" in sys.modules and _len_refused_tensor(chain, messages, frames_by_exc):
+        tags.add("len-of-tensor-length")
     if user_raised and "tensorflow" in sys.modules:
         from . import _tf
         if any(frames_by_exc[id(e)] and _tf.raised_in_tensor_branch(frames_by_exc[id(e)][-1][0])
@@ -449,6 +452,54 @@ def extract(exc: BaseException) -> Extracted:
                      messages=messages, locations=locations, tags=frozenset(tags),
                      raise_site=site, user_raised=user_raised,
                      graph=_library_involved(chain, frames_by_exc))
+
+
+# Python's refusal of an object that is not an int where it needs one: ``len()`` gives it
+# when ``__len__`` returned such an object (a graph tensor there names its class).
+_NOT_AN_INTEGER = re.compile(r"^'(\w+)' object cannot be interpreted as an integer$")
+
+
+def _len_refused_tensor(chain, messages, frames_by_exc) -> bool:
+    """Python's ``len()`` itself refused a graph tensor: the one an object's ``__len__``
+    returned. The innermost frame was calling ``len`` (AutoGraph's Python fallback for
+    non-tensors, or the user's own line), and the class Python names is a graph tensor's."""
+    from . import _tf
+
+    for exc, message in zip(chain, messages):
+        found = _NOT_AN_INTEGER.match(message.strip().splitlines()[-1] if message.strip() else "")
+        frames = frames_by_exc.get(id(exc), ())
+        if not (found and frames and isinstance(exc, TypeError)) or \
+                found.group(1) not in _tf.symbolic_tensor_type_names():
+            continue
+        frame, lineno = frames[-1]
+        if _tf.is_python_len(frame) or (is_user(frame.f_code.co_filename)
+                                        and _calls_builtin(exc, "len")):
+            return True
+    return False
+
+
+def _calls_builtin(exc: BaseException, name: str) -> bool:
+    """The innermost frame of ``exc`` raised while calling the builtin ``name`` itself: its
+    last instruction is a call whose source span (``co_positions``) is ``name(...)`` and the
+    name is Python's builtin there."""
+    if raised_in_native_call(exc) is None:
+        return False
+    tb = exc.__traceback__
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    frame, code = tb.tb_frame, tb.tb_frame.f_code
+    try:  # the positions count UTF-8 bytes
+        start, end, col, end_col = list(code.co_positions())[tb.tb_lasti // 2]
+        lines = [line.encode("utf-8") for line in linecache.getlines(code.co_filename)[start - 1:end]]
+        text = b"".join(lines)[col:len(b"".join(lines[:-1])) + end_col].decode("utf-8")
+        call = ast.parse(text.strip(), mode="eval").body
+    except (TypeError, ValueError, IndexError, SyntaxError, UnicodeDecodeError):
+        return False
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == name):
+        return False
+    scopes = (frame.f_locals, frame.f_globals, frame.f_builtins)
+    bound = next((scope[name] for scope in scopes if name in scope), None)
+    return bound is not None and bound is getattr(builtins, name, None)
 
 
 def _shape_indexes_known(exc: BaseException, location: Location) -> bool:

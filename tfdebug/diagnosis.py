@@ -208,8 +208,11 @@ _SHAPE_BLIND_SITES = (("tensorflow/python/framework/tensor.py", "__len__"),)
 
 
 def _refuses_any_shape(extracted: Extracted) -> bool:
+    """The refusal does not depend on a static shape: ``Tensor.__len__`` refusing any graph
+    tensor, or Python's ``len()`` refusing the tensor a ``__len__`` returned."""
     site = extracted.raise_site
-    return site is not None and (site.module, site.function) in _SHAPE_BLIND_SITES
+    return (site is not None and (site.module, site.function) in _SHAPE_BLIND_SITES) \
+        or "len-of-tensor-length" in extracted.tags
 
 
 def _operands_known(extracted: Extracted) -> bool:

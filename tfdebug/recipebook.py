@@ -61,6 +61,7 @@ TAGS = (
     "signature-dtype",         # ... every saved trace refused an argument's dtype
     "signature-value",         # ... every saved trace was made with another Python argument value
     "keras-return",            # a tf.function returned a Keras object (model, layer, optimizer)
+    "len-of-tensor-length",    # Python's len() refused the graph tensor an object's __len__ returned
     "tensor-branch-raise",     # the user's `raise` ran in a branch of an `if` AutoGraph staged as tf.cond
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnosis.py's locators).

@@ -11,7 +11,7 @@ a patch of the name re-exported here does not reach that submodule.
 """
 from .autograph import (autograph_origin, autograph_source_maps, converted_target,
                         do_not_convert_instance, frame_origin, is_generated_file, mapped_location,
-                        raised_in_tensor_branch)
+                        is_python_len, raised_in_tensor_branch)
 from .calls import calls_since_trace, stats_key
 from .conversion import (Decline, declined_function, record_declines, recorded_decline,
                          stop_recording_declines)
@@ -47,7 +47,7 @@ __all__ = [
     "is_internal_function", "is_symbolic", "is_tf_function", "layer_call_hooked",
     "leaked_graph_tensor",
     "logs_averaged_across_replicas", "mapped_location", "model_strategy", "op_creation_stack", "redirect_trace_caches", "refused_return_value",
-    "raised_in_tensor_branch", "refused_tensor_origin", "unlifted_variable_origins",
+    "is_python_len", "raised_in_tensor_branch", "refused_tensor_origin", "unlifted_variable_origins",
     "remove_tensor_format_hook", "restored_call_mismatch", "restore_trace_caches", "set_data_debug_mode",
     "set_functions_run_eagerly", "symbolic_tensor_repr", "symbolic_tensor_type_names", "tensor_format_hooked", "tf_function_key", "tf_version",
     "trace_caches_redirected", "trace_hook_available", "trace_hook_installed",

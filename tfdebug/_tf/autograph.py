@@ -162,3 +162,14 @@ def raised_in_tensor_branch(frame) -> bool:
             return False  # the function's boundary, or code that is neither TF nor generated
         caller = caller.f_back
     return False
+
+
+# AutoGraph's builtins (autograph/operators/py_builtins.py, TF 2.16-2.21): ``len_`` stages a
+# tensor's length and hands any other object to ``_py_len``, which calls Python's ``len``.
+_PY_BUILTINS = "tensorflow/python/autograph/operators/py_builtins.py"
+
+
+def is_python_len(frame) -> bool:
+    """True for the frame of AutoGraph's fallback that calls Python's ``len`` on a non-tensor."""
+    return frame is not None and frame.f_code.co_name == "_py_len" and \
+        frame.f_code.co_filename.replace("\\", "/").endswith(_PY_BUILTINS)
