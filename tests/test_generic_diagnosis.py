@@ -212,6 +212,35 @@ def test_len_refusing_the_tensor_a_dunder_len_returned_is_unknown_length():
     assert "len-of-tensor-length" not in diagnose_module.extract(raised_by(len, _Sized(None, 2.0))).tags
 
 
+@tf.function
+def _py_function_holding_graph_tensor(x):
+    factor = tf.reduce_max(x)
+    return tf.py_function(lambda: float(factor.numpy()) * 2.0, inp=[], Tout=tf.float32)  # <- held
+
+
+def _failing_body(value):
+    raise ValueError(f"bad value {float(value)}")  # <- own
+
+
+@tf.function
+def _py_function_own_error(x):
+    return tf.py_function(_failing_body, inp=[x], Tout=tf.float32)
+
+
+def test_a_python_function_run_by_the_graph_that_holds_a_graph_tensor_is_out_of_scope():
+    d = diagnose(raised_by(_py_function_holding_graph_tensor, tf.ones([3])))
+    assert d is not None and d.recipe.id == "TFD114" and d.category == "out-of-scope-tensor", d
+    assert d.line == _line(_py_function_holding_graph_tensor, "# <- held")
+
+
+def test_a_python_functions_own_error_at_run_time_is_blamed_at_its_line_without_a_claim():
+    exc = raised_by(_py_function_own_error, tf.constant(2.0))
+    assert "py-func-graph-tensor" not in diagnose_module.extract(exc).tags
+    d = diagnose(exc)
+    assert d is not None and (d.recipe is None or d.category != "out-of-scope-tensor"), d
+    assert d.line == _line(_failing_body, "# <- own")  # Python's traceback in the op's message
+
+
 def test_a_raise_in_a_branch_of_a_tensor_if_is_the_trace_of_both_branches():
     d = diagnose(raised_by(_raise_in_tensor_branch, tf.ones([2]), tf.constant(2.0)))
     assert d is not None and d.recipe.id == "TFD122" and d.category == "unsupported-syntax"

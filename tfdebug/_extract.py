@@ -293,8 +293,11 @@ def raised_in_native_call(exc: BaseException) -> str | None:
 # Where a message lists the stack that built the failing op: AutoGraph's block, the Python
 # op-definition stacks, and the C++ runtime's (XLA's compile errors among them) "The op is
 # created at:", whose file names lose the prefix they share (a leading "/" at least).
+# A Python function TensorFlow ran inside a graph (py_function, numpy_function, a
+# from_generator generator) that raised: its op's error carries Python's own traceback.
+_PY_TRACEBACK = "Traceback (most recent call last):"
 _STACK_MARKERS = ("in user code:", "defined at (most recent call last):", "was defined here:",
-                  "The op is created at:", "Stack trace for op definition:")
+                  "The op is created at:", "Stack trace for op definition:", _PY_TRACEBACK)
 _STACK_MARKER = re.compile("|".join(re.escape(marker) for marker in _STACK_MARKERS))
 
 
@@ -304,14 +307,18 @@ def _message_locations(message: str, known_files=()) -> list[Location]:
     A message may hold several stacks: an error inside a nested function (a loop body, a
     branch) names the failing op first and then, appended on the way out, each enclosing
     op that called it (XLA's "conversion failed while converting ..."). The first stack is
-    the innermost; each stack lists its own frames outermost first.
+    the innermost, after Python's own traceback of a function the op ran (py_function, a
+    generator); each stack lists its own frames outermost first.
     """
     text = message[:200_000]
     starts = sorted(i for i in (text.find(marker) for marker in _STACK_MARKERS) if i >= 0)
     if starts:  # each marker may repeat: find every occurrence past the first one
         starts = sorted({m.start() for m in _STACK_MARKER.finditer(text, starts[0])})
     found, folders = [], None
-    for start, end in zip(starts, starts[1:] + [len(text)]):
+    segments = list(zip(starts, starts[1:] + [len(text)]))
+    # Python's traceback of a function the failing op ran is inside that op: innermost of all
+    segments.sort(key=lambda segment: not text.startswith(_PY_TRACEBACK, segment[0]))
+    for start, end in segments:
         for filename, lineno, name in reversed(_FILE_LINE.findall(text, start, end)):
             if not (filename.startswith("<") or os.path.isabs(filename) or os.path.exists(filename)):
                 folders = _folders_above(known_files) if folders is None else folders
@@ -441,6 +448,7 @@ def extract(exc: BaseException) -> Extracted:
     if keras_call_tf_function(frames_by_exc.get(id(exc), ())) is not None:
         tags.add("keras-call-tf-function")
     site, user_raised = _raise_site(chain, frames_by_exc)
+    tags |= _graph_tensor_at_run_time(chain, messages)
     if "tensorflow" in sys.modules and _len_refused_tensor(chain, messages, frames_by_exc):
         tags.add("len-of-tensor-length")
     if user_raised and "tensorflow" in sys.modules:
@@ -452,6 +460,30 @@ def extract(exc: BaseException) -> Extracted:
                      messages=messages, locations=locations, tags=frozenset(tags),
                      raise_site=site, user_raised=user_raised,
                      graph=_library_involved(chain, frames_by_exc))
+
+
+# The Python error line that ends a traceback: ``TypeError: ...``, ``module.Error: ...``.
+_ERROR_LINE = re.compile(r"^(?:\w+\.)*\w+: .*$", re.M)
+
+
+def _graph_tensor_at_run_time(chain, messages) -> set[str]:
+    """``py-func-graph-tensor`` when a Python function TensorFlow ran *while a graph ran*
+    (its op's error holds Python's traceback) failed on a graph tensor, which Python names
+    by its class: TensorFlow hands such functions eager values, so the function held a
+    tensor of a trace (a closure, a default argument). ``tf.data`` too when that traceback
+    runs through tf.data's code (a ``from_generator`` generator)."""
+    for exc, message in zip(chain, messages):
+        start = message.find(_PY_TRACEBACK, 0, 200_000)
+        if start < 0 or "OpError" not in class_names_of(exc) or "tensorflow" not in sys.modules:
+            continue
+        embedded = message[start:start + 200_000]
+        errors = _ERROR_LINE.findall(embedded, embedded.rfind('  File "'))
+        from . import _tf
+
+        names = _tf.symbolic_tensor_type_names()
+        if errors and any(re.search(rf"\b{re.escape(name)}\b", errors[0]) for name in names):
+            return {"py-func-graph-tensor"} | ({"tf.data"} if TF_DATA_DIR in embedded else set())
+    return set()
 
 
 # Python's refusal of an object that is not an int where it needs one: ``len()`` gives it

@@ -62,7 +62,8 @@ TAGS = (
     "signature-value",         # ... every saved trace was made with another Python argument value
     "keras-return",            # a tf.function returned a Keras object (model, layer, optimizer)
     "len-of-tensor-length",    # Python's len() refused the graph tensor an object's __len__ returned
-    "tensor-branch-raise",     # the user's `raise` ran in a branch of an `if` AutoGraph staged as tf.cond
+    "tensor-branch-raise",
+    "py-func-graph-tensor",    # a Python function run by a graph op failed on a graph tensor it held     # the user's `raise` ran in a branch of an `if` AutoGraph staged as tf.cond
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnosis.py's locators).
 LOCATORS = ("append-in-loop", "variable-initializer", "cast-binding", "set-seed", "yield", "py-function", "keras-call-tf-function",
