@@ -462,26 +462,36 @@ def extract(exc: BaseException) -> Extracted:
                      graph=_library_involved(chain, frames_by_exc))
 
 
+# The module of TensorFlow's Tensor class and its methods that refuse only a graph tensor
+# (read from its source: eager tensors override ``__array__`` and ``__len__``, and
+# ``_disallow`` serves the bool and iteration refusals of graph tensors).
+_TENSOR_MODULE = os.path.join("tensorflow", "python", "framework", "tensor.py")
+_GRAPH_TENSOR_REFUSALS = ("__array__", "__len__", "_disallow")
 # The Python error line that ends a traceback: ``TypeError: ...``, ``module.Error: ...``.
 _ERROR_LINE = re.compile(r"^(?:\w+\.)*\w+: .*$", re.M)
 
 
 def _graph_tensor_at_run_time(chain, messages) -> set[str]:
     """``py-func-graph-tensor`` when a Python function TensorFlow ran *while a graph ran*
-    (its op's error holds Python's traceback) failed on a graph tensor, which Python names
-    by its class: TensorFlow hands such functions eager values, so the function held a
-    tensor of a trace (a closure, a default argument). ``tf.data`` too when that traceback
-    runs through tf.data's code (a ``from_generator`` generator)."""
+    (its op's error holds Python's traceback) failed on a graph tensor: Python names its
+    class, or the tensor's own class refused it (the traceback ends in its module).
+    TensorFlow hands such functions eager values, so the function held a tensor of a trace
+    (a closure, a default argument, a value it yielded). ``tf.data`` too when that
+    traceback runs through tf.data's code (a ``from_generator`` generator)."""
     for exc, message in zip(chain, messages):
         start = message.find(_PY_TRACEBACK, 0, 200_000)
         if start < 0 or "OpError" not in class_names_of(exc) or "tensorflow" not in sys.modules:
             continue
         embedded = message[start:start + 200_000]
-        errors = _ERROR_LINE.findall(embedded, embedded.rfind('  File "'))
+        last = embedded.rfind('  File "')
+        errors = _ERROR_LINE.findall(embedded, last)
         from . import _tf
 
         names = _tf.symbolic_tensor_type_names()
-        if errors and any(re.search(rf"\b{re.escape(name)}\b", errors[0]) for name in names):
+        frame = _FILE_LINE.match(embedded, last + 2) if last >= 0 else None
+        refused = frame is not None and frame.group(1).endswith(_TENSOR_MODULE) \
+            and frame.group(3) in _GRAPH_TENSOR_REFUSALS
+        if errors and (refused or any(re.search(rf"\b{re.escape(name)}\b", errors[0]) for name in names)):
             return {"py-func-graph-tensor"} | ({"tf.data"} if TF_DATA_DIR in embedded else set())
     return set()
 
