@@ -241,6 +241,19 @@ def test_a_python_functions_own_error_at_run_time_is_blamed_at_its_line_without_
     assert d.line == _line(_failing_body, "# <- own")  # Python's traceback in the op's message
 
 
+@tf.function
+def _too_specific_invariant(x):
+    return tf.while_loop(lambda v: tf.size(v) < 8, lambda v: tf.concat([v, v], 0), [x],
+                         shape_invariants=[tf.TensorShape([2])])  # <- invariant
+
+
+def test_a_tensor_with_a_too_specific_invariant_is_not_a_handles_invariant():
+    exc = raised_by(_too_specific_invariant, tf.ones([2]))
+    assert "handle-invariant" not in diagnose_module.extract(exc).tags
+    d = diagnose(exc)
+    assert d is not None and d.recipe.id != "TFD162" and d.category == "loop-var-shape", d
+
+
 def test_a_raise_in_a_branch_of_a_tensor_if_is_the_trace_of_both_branches():
     d = diagnose(raised_by(_raise_in_tensor_branch, tf.ones([2]), tf.constant(2.0)))
     assert d is not None and d.recipe.id == "TFD122" and d.category == "unsupported-syntax"

@@ -449,6 +449,10 @@ def extract(exc: BaseException) -> Extracted:
         tags.add("keras-call-tf-function")
     site, user_raised = _raise_site(chain, frames_by_exc)
     tags |= _graph_tensor_at_run_time(chain, messages)
+    if "tensorflow" in sys.modules:
+        from . import _tf
+        if _tf.handle_refused_by_invariant(chain):
+            tags.add("handle-invariant")
     if "tensorflow" in sys.modules and _len_refused_tensor(chain, messages, frames_by_exc):
         tags.add("len-of-tensor-length")
     if user_raised and "tensorflow" in sys.modules:

@@ -252,6 +252,18 @@ def _locate_py_function(extracted, location, frames):
 
 
 
+def _locate_shape_invariants(extracted, location, frames):
+    """The ``shape_invariants`` argument of the ``while_loop`` call at ``location``."""
+    tree = module_tree(location.file)
+    stmt = statement_at(tree, location.line) if tree is not None else None
+    for name, call in calls_in(tree, stmt) if stmt is not None else ():
+        invariants = call.args[3] if len(call.args) > 3 else next(
+            (k.value for k in call.keywords if k.arg == "shape_invariants"), None)
+        if name.rsplit(".", 1)[-1] == "while_loop" and invariants is not None:
+            return Location(location.file, invariants.lineno, location.function)
+    return None
+
+
 def _locate_keras_call_tf_function(extracted, location, frames):
     return keras_call_tf_function(frames)
 
@@ -404,6 +416,7 @@ LOCATORS = {
     "return-value": _locate_return_value,
     "py-function": _locate_py_function,
     "keras-call-tf-function": _locate_keras_call_tf_function,
+    "shape-invariants": _locate_shape_invariants,
     "string-format": _locate_string_format,
 }
 

@@ -22,7 +22,8 @@ from .formatting import (add_tensor_format_hook, is_symbolic, remove_tensor_form
 from .keras_state import (changed_flags, logs_averaged_across_replicas, model_strategy, ran_since, run_marker, trainable_flags,
                           train_function_traced, trained_model, unwatch_trainable, watch_trainable)
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
-from .locations import (failed_function_call, graph_error_locations, leaked_graph_tensor,
+from .locations import (failed_function_call, graph_error_locations, handle_refused_by_invariant,
+                        leaked_graph_tensor,
                         op_creation_stack, refused_return_value, refused_tensor_origin,
                         traced_user_location, unlifted_variable_origins)
 from .saved_calls import restored_call_mismatch
@@ -42,7 +43,7 @@ __all__ = [
     "add_tensor_format_hook", "autograph_origin", "autograph_source_maps", "converted_target",
     "data_debug_mode", "data_debug_mode_scopable", "describe_trace_type",
     "do_not_convert_instance", "evict_concrete", "frame_origin", "failed_function_call", "function_target",
-    "functions_run_eagerly", "graph_error_locations", "inside_function",
+    "functions_run_eagerly", "graph_error_locations", "handle_refused_by_invariant", "inside_function",
     "install_layer_call_hook", "install_trace_hook", "is_generated_file",
     "is_internal_function", "is_symbolic", "is_tf_function", "layer_call_hooked",
     "leaked_graph_tensor",
