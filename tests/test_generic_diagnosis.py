@@ -368,7 +368,7 @@ def test_xla_compile_error_is_blamed_at_the_op_its_message_says_was_created(tmp_
 def test_a_stack_whose_shared_prefix_was_cut_is_read_back_to_the_user_s_file(tmp_path, cut):
     # The prefix XLA cuts is whatever every file of the stack shares: "/" when TensorFlow
     # and the script live apart, a whole folder when both sit under one (a temp dir in CI).
-    from tfdebug._extract import _message_locations
+    from tfdebug._extract import message_locations
 
     base = tmp_path / cut if cut else tmp_path
     (base / "lib").mkdir(parents=True)
@@ -377,7 +377,7 @@ def test_a_stack_whose_shared_prefix_was_cut_is_read_back_to_the_user_s_file(tmp
     cut_name = str(base / "lib" / "helper.py")[len(shared):]
     message = f"The op is created at:\nFile \"{cut_name}\", line 1, in describe\n"
     known = [str(base / "main.py"), str(tmp_path / "site-packages" / "tensorflow" / "x.py")]
-    locations = _message_locations(message, known)
+    locations = message_locations(message, known)
     assert [(loc.file, loc.line, loc.function) for loc in locations] == \
         [(str(base / "lib" / "helper.py"), 1, "describe")]
 

@@ -301,7 +301,7 @@ _STACK_MARKERS = ("in user code:", "defined at (most recent call last):", "was d
 _STACK_MARKER = re.compile("|".join(re.escape(marker) for marker in _STACK_MARKERS))
 
 
-def _message_locations(message: str, known_files=()) -> list[Location]:
+def message_locations(message: str, known_files=()) -> list[Location]:
     """User frames named in the message: AutoGraph's block, op-definition stacks; innermost first.
 
     A message may hold several stacks: an error inside a nested function (a loop body, a
@@ -406,7 +406,7 @@ def _node_locations(message: str, known_files) -> list[Location]:
 
 def _locations(exc: BaseException, message: str, frames) -> list[Location]:
     known_files = [frame.f_code.co_filename for frame, _ in frames[-200:]]
-    found = _autograph_locations(exc) + _message_locations(message, known_files) + _op_locations(exc)
+    found = _autograph_locations(exc) + message_locations(message, known_files) + _op_locations(exc)
     found += _node_locations(message, known_files)
     # A module-level line in AutoGraph's block is the call, never better than a function's.
     found = [loc for loc in found if loc.function != "<module>"] + \
