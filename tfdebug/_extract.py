@@ -453,6 +453,9 @@ def extract(exc: BaseException) -> Extracted:
         from . import _tf
         if _tf.handle_refused_by_invariant(chain):
             tags.add("handle-invariant")
+        if any("OperatorNotAllowedInGraphError" in class_names_of(e) for e in chain) and \
+                _tf.library_caller(chain, is_user) is not None:
+            tags.add("library-callback")
     if "tensorflow" in sys.modules and _len_refused_tensor(chain, messages, frames_by_exc):
         tags.add("len-of-tensor-length")
     if user_raised and "tensorflow" in sys.modules:

@@ -13,7 +13,7 @@ from .autograph import (autograph_origin, autograph_source_maps, converted_targe
                         do_not_convert_instance, frame_origin, is_generated_file, mapped_location,
                         is_python_len, raised_in_tensor_branch)
 from .calls import calls_since_trace, stats_key
-from .conversion import (Decline, declined_function, record_declines, recorded_decline,
+from .conversion import (Decline, declined_function, library_caller, record_declines, recorded_decline,
                          stop_recording_declines)
 from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eagerly,
                     inside_function, set_data_debug_mode, set_functions_run_eagerly)
@@ -37,7 +37,7 @@ from .trace_hook import (HookRefusal, evict_concrete, install_trace_hook, redire
 from .versions import SUPPORTED, tf_version, version_supported, warn_once
 
 __all__ = [
-    "SUPPORTED", "Decline", "calls_since_trace", "stats_key", "HookRefusal", "changed_flags", "ran_since", "run_marker",
+    "SUPPORTED", "Decline", "library_caller", "calls_since_trace", "stats_key", "HookRefusal", "changed_flags", "ran_since", "run_marker",
     "unwatch_trainable", "watch_trainable", "declined_function", "record_declines",
     "recorded_decline", "stop_recording_declines",
     "add_tensor_format_hook", "autograph_origin", "autograph_source_maps", "converted_target",
