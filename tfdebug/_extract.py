@@ -451,6 +451,8 @@ def extract(exc: BaseException) -> Extracted:
     tags |= _graph_tensor_at_run_time(chain, messages)
     if "tensorflow" in sys.modules:
         from . import _tf
+        if "tf.data" in tags and _tf.functions_run_eagerly():
+            tags.add("eager-switch")  # the user asked for eager functions; tf.data ignores it
         if _tf.handle_refused_by_invariant(chain):
             tags.add("handle-invariant")
         if any("OperatorNotAllowedInGraphError" in class_names_of(e) for e in chain) and \

@@ -64,6 +64,7 @@ TAGS = (
     "len-of-tensor-length",    # Python's len() refused the graph tensor an object's __len__ returned
     "tensor-branch-raise",
     "py-func-graph-tensor",
+    "eager-switch",            # tf.config.run_functions_eagerly(True) is on: tf.data ignores it
     "library-callback",        # library code called the failing user function back inside converted code
     "handle-invariant",        # a TensorArray/TensorList loop variable was given a non-scalar shape invariant    # a Python function run by a graph op failed on a graph tensor it held     # the user's `raise` ran in a branch of an `if` AutoGraph staged as tf.cond
 )
