@@ -139,6 +139,138 @@ def test_users_own_errors_and_errors_without_tensorflow_get_nothing():
     assert diagnose(raised_by(_own_error, tf.constant(1))) is None
 
 
+def _checked(scale):
+    if scale <= 0.0:
+        raise ValueError("scale must be positive")  # <- raise
+    return scale
+
+
+@tf.function
+def _raise_in_tensor_branch(x, scale):
+    return x * _checked(scale)
+
+
+@tf.function
+def _raise_under_python_if_in_else_branch(x, strict):
+    if tf.reduce_sum(x) > 0.0:
+        x = x * 2.0
+    else:
+        if strict:
+            raise ValueError("negative input")  # <- nested
+    return x
+
+
+@tf.function
+def _raise_in_helper_called_from_branch(x, scale):
+    if tf.reduce_sum(x) > 0.0:
+        x = x * _checked(scale)
+    return x
+
+
+@tf.function
+def _raise_in_staged_loop(n):
+    for _ in tf.range(n):
+        raise ValueError("the loop body runs once while tracing, as once eagerly")
+    return n
+
+
+class _Sized:
+    def __init__(self, values, length=None):
+        self.values, self.length = values, length
+
+    def __len__(self):
+        return tf.shape(self.values)[0] if self.length is None else self.length
+
+
+@tf.function
+def _len_converted(values):
+    return tf.eye(len(_Sized(values)))  # <- converted len
+
+
+@tf.function(autograph=False)
+def _len_unconverted(values):
+    sized = _Sized(values)
+    return tf.eye(len(sized))  # <- plain len
+
+
+@tf.function(autograph=False)
+def _range_unconverted(n):
+    return tf.constant(list(range(n)))  # Python's range refuses the tensor: not a length
+
+
+def test_len_refusing_the_tensor_a_dunder_len_returned_is_unknown_length():
+    for fn, marker in ((_len_converted, "# <- converted len"), (_len_unconverted, "# <- plain len")):
+        exc = raised_by(fn, tf.ones([3, 2]))
+        d = diagnose(exc)
+        assert d is not None and d.recipe.id == "TFD123" and d.category == "unknown-length", (fn, d)
+        assert d.line == _line(fn, marker)
+    # the same refusal by another builtin, or len() refusing a float, is not this recipe
+    d = diagnose(raised_by(_range_unconverted, tf.constant(3)))
+    assert d is None or d.recipe is None or d.recipe.id != "TFD123"
+    with pytest.raises(TypeError):
+        len(_Sized(None, length=2.0))
+    assert "len-of-tensor-length" not in diagnose_module.extract(raised_by(len, _Sized(None, 2.0))).tags
+
+
+@tf.function
+def _py_function_holding_graph_tensor(x):
+    factor = tf.reduce_max(x)
+    return tf.py_function(lambda: float(factor.numpy()) * 2.0, inp=[], Tout=tf.float32)  # <- held
+
+
+def _failing_body(value):
+    raise ValueError(f"bad value {float(value)}")  # <- own
+
+
+@tf.function
+def _py_function_own_error(x):
+    return tf.py_function(_failing_body, inp=[x], Tout=tf.float32)
+
+
+def test_a_python_function_run_by_the_graph_that_holds_a_graph_tensor_is_out_of_scope():
+    d = diagnose(raised_by(_py_function_holding_graph_tensor, tf.ones([3])))
+    assert d is not None and d.recipe.id == "TFD114" and d.category == "out-of-scope-tensor", d
+    assert d.line == _line(_py_function_holding_graph_tensor, "# <- held")
+
+
+def test_a_python_functions_own_error_at_run_time_is_blamed_at_its_line_without_a_claim():
+    exc = raised_by(_py_function_own_error, tf.constant(2.0))
+    assert "py-func-graph-tensor" not in diagnose_module.extract(exc).tags
+    d = diagnose(exc)
+    assert d is not None and (d.recipe is None or d.category != "out-of-scope-tensor"), d
+    assert d.line == _line(_failing_body, "# <- own")  # Python's traceback in the op's message
+
+
+@tf.function
+def _too_specific_invariant(x):
+    return tf.while_loop(lambda v: tf.size(v) < 8, lambda v: tf.concat([v, v], 0), [x],
+                         shape_invariants=[tf.TensorShape([2])])  # <- invariant
+
+
+def test_a_tensor_with_a_too_specific_invariant_is_not_a_handles_invariant():
+    exc = raised_by(_too_specific_invariant, tf.ones([2]))
+    assert "handle-invariant" not in diagnose_module.extract(exc).tags
+    d = diagnose(exc)
+    assert d is not None and d.recipe.id != "TFD162" and d.category == "loop-var-shape", d
+
+
+def test_a_raise_in_a_branch_of_a_tensor_if_is_the_trace_of_both_branches():
+    d = diagnose(raised_by(_raise_in_tensor_branch, tf.ones([2]), tf.constant(2.0)))
+    assert d is not None and d.recipe.id == "TFD122" and d.category == "unsupported-syntax"
+    assert d.line == _line(_checked, "# <- raise")
+    d = diagnose(raised_by(_raise_under_python_if_in_else_branch, tf.ones([2]), True))
+    assert d is not None and d.recipe.id == "TFD122"
+    assert d.line == _line(_raise_under_python_if_in_else_branch, "# <- nested")
+
+
+def test_a_raise_not_lexically_in_a_staged_branch_stays_the_users_own_error():
+    # the helper's `if` tests a Python float: its raise is the user's check, eager or not
+    assert diagnose(raised_by(_raise_in_tensor_branch, tf.ones([2]), -1.0)) is None
+    # a function the branch calls may raise for reasons of its own: no claim
+    assert diagnose(raised_by(_raise_in_helper_called_from_branch, tf.ones([2]), -1.0)) is None
+    assert diagnose(raised_by(_raise_in_staged_loop, tf.constant(3))) is None
+
+
 @pytest.mark.smoke
 def test_a_tensorflow_error_no_recipe_knows_is_generic_at_the_user_line():
     def build():
@@ -236,7 +368,7 @@ def test_xla_compile_error_is_blamed_at_the_op_its_message_says_was_created(tmp_
 def test_a_stack_whose_shared_prefix_was_cut_is_read_back_to_the_user_s_file(tmp_path, cut):
     # The prefix XLA cuts is whatever every file of the stack shares: "/" when TensorFlow
     # and the script live apart, a whole folder when both sit under one (a temp dir in CI).
-    from tfdebug._extract import _message_locations
+    from tfdebug._extract import message_locations
 
     base = tmp_path / cut if cut else tmp_path
     (base / "lib").mkdir(parents=True)
@@ -245,7 +377,7 @@ def test_a_stack_whose_shared_prefix_was_cut_is_read_back_to_the_user_s_file(tmp
     cut_name = str(base / "lib" / "helper.py")[len(shared):]
     message = f"The op is created at:\nFile \"{cut_name}\", line 1, in describe\n"
     known = [str(base / "main.py"), str(tmp_path / "site-packages" / "tensorflow" / "x.py")]
-    locations = _message_locations(message, known)
+    locations = message_locations(message, known)
     assert [(loc.file, loc.line, loc.function) for loc in locations] == \
         [(str(base / "lib" / "helper.py"), 1, "describe")]
 

@@ -9,6 +9,7 @@ read from the user's source with ``ast`` (recipes' ``when``). Nothing here raise
 from __future__ import annotations
 
 import ast
+import builtins
 import dataclasses
 import linecache
 import dis
@@ -292,25 +293,32 @@ def raised_in_native_call(exc: BaseException) -> str | None:
 # Where a message lists the stack that built the failing op: AutoGraph's block, the Python
 # op-definition stacks, and the C++ runtime's (XLA's compile errors among them) "The op is
 # created at:", whose file names lose the prefix they share (a leading "/" at least).
+# A Python function TensorFlow ran inside a graph (py_function, numpy_function, a
+# from_generator generator) that raised: its op's error carries Python's own traceback.
+_PY_TRACEBACK = "Traceback (most recent call last):"
 _STACK_MARKERS = ("in user code:", "defined at (most recent call last):", "was defined here:",
-                  "The op is created at:", "Stack trace for op definition:")
+                  "The op is created at:", "Stack trace for op definition:", _PY_TRACEBACK)
 _STACK_MARKER = re.compile("|".join(re.escape(marker) for marker in _STACK_MARKERS))
 
 
-def _message_locations(message: str, known_files=()) -> list[Location]:
+def message_locations(message: str, known_files=()) -> list[Location]:
     """User frames named in the message: AutoGraph's block, op-definition stacks; innermost first.
 
     A message may hold several stacks: an error inside a nested function (a loop body, a
     branch) names the failing op first and then, appended on the way out, each enclosing
     op that called it (XLA's "conversion failed while converting ..."). The first stack is
-    the innermost; each stack lists its own frames outermost first.
+    the innermost, after Python's own traceback of a function the op ran (py_function, a
+    generator); each stack lists its own frames outermost first.
     """
     text = message[:200_000]
     starts = sorted(i for i in (text.find(marker) for marker in _STACK_MARKERS) if i >= 0)
     if starts:  # each marker may repeat: find every occurrence past the first one
         starts = sorted({m.start() for m in _STACK_MARKER.finditer(text, starts[0])})
     found, folders = [], None
-    for start, end in zip(starts, starts[1:] + [len(text)]):
+    segments = list(zip(starts, starts[1:] + [len(text)]))
+    # Python's traceback of a function the failing op ran is inside that op: innermost of all
+    segments.sort(key=lambda segment: not text.startswith(_PY_TRACEBACK, segment[0]))
+    for start, end in segments:
         for filename, lineno, name in reversed(_FILE_LINE.findall(text, start, end)):
             if not (filename.startswith("<") or os.path.isabs(filename) or os.path.exists(filename)):
                 folders = _folders_above(known_files) if folders is None else folders
@@ -398,7 +406,7 @@ def _node_locations(message: str, known_files) -> list[Location]:
 
 def _locations(exc: BaseException, message: str, frames) -> list[Location]:
     known_files = [frame.f_code.co_filename for frame, _ in frames[-200:]]
-    found = _autograph_locations(exc) + _message_locations(message, known_files) + _op_locations(exc)
+    found = _autograph_locations(exc) + message_locations(message, known_files) + _op_locations(exc)
     found += _node_locations(message, known_files)
     # A module-level line in AutoGraph's block is the call, never better than a function's.
     found = [loc for loc in found if loc.function != "<module>"] + \
@@ -440,10 +448,109 @@ def extract(exc: BaseException) -> Extracted:
     if keras_call_tf_function(frames_by_exc.get(id(exc), ())) is not None:
         tags.add("keras-call-tf-function")
     site, user_raised = _raise_site(chain, frames_by_exc)
+    tags |= _graph_tensor_at_run_time(chain, messages)
+    if "tensorflow" in sys.modules:
+        from . import _tf
+        if "tf.data" in tags and _tf.functions_run_eagerly():
+            tags.add("eager-switch")  # the user asked for eager functions; tf.data ignores it
+        if _tf.handle_refused_by_invariant(chain):
+            tags.add("handle-invariant")
+        if any("OperatorNotAllowedInGraphError" in class_names_of(e) for e in chain) and \
+                _tf.library_caller(chain, is_user) is not None:
+            tags.add("library-callback")
+    if "tensorflow" in sys.modules and _len_refused_tensor(chain, messages, frames_by_exc):
+        tags.add("len-of-tensor-length")
+    if user_raised and "tensorflow" in sys.modules:
+        from . import _tf
+        if any(frames_by_exc[id(e)] and _tf.raised_in_tensor_branch(frames_by_exc[id(e)][-1][0])
+               for e in chain):
+            tags.add("tensor-branch-raise")
     return Extracted(chain=chain, class_names=tuple(class_names_of(e) for e in chain),
                      messages=messages, locations=locations, tags=frozenset(tags),
                      raise_site=site, user_raised=user_raised,
                      graph=_library_involved(chain, frames_by_exc))
+
+
+# The module of TensorFlow's Tensor class and its methods that refuse only a graph tensor
+# (read from its source: eager tensors override ``__array__`` and ``__len__``, and
+# ``_disallow`` serves the bool and iteration refusals of graph tensors).
+_TENSOR_MODULE = os.path.join("tensorflow", "python", "framework", "tensor.py")
+_GRAPH_TENSOR_REFUSALS = ("__array__", "__len__", "_disallow")
+# The Python error line that ends a traceback: ``TypeError: ...``, ``module.Error: ...``.
+_ERROR_LINE = re.compile(r"^(?:\w+\.)*\w+: .*$", re.M)
+
+
+def _graph_tensor_at_run_time(chain, messages) -> set[str]:
+    """``py-func-graph-tensor`` when a Python function TensorFlow ran *while a graph ran*
+    (its op's error holds Python's traceback) failed on a graph tensor: Python names its
+    class, or the tensor's own class refused it (the traceback ends in its module).
+    TensorFlow hands such functions eager values, so the function held a tensor of a trace
+    (a closure, a default argument, a value it yielded). ``tf.data`` too when that
+    traceback runs through tf.data's code (a ``from_generator`` generator)."""
+    for exc, message in zip(chain, messages):
+        start = message.find(_PY_TRACEBACK, 0, 200_000)
+        if start < 0 or "OpError" not in class_names_of(exc) or "tensorflow" not in sys.modules:
+            continue
+        embedded = message[start:start + 200_000]
+        last = embedded.rfind('  File "')
+        errors = _ERROR_LINE.findall(embedded, last)
+        from . import _tf
+
+        names = _tf.symbolic_tensor_type_names()
+        frame = _FILE_LINE.match(embedded, last + 2) if last >= 0 else None
+        refused = frame is not None and frame.group(1).endswith(_TENSOR_MODULE) \
+            and frame.group(3) in _GRAPH_TENSOR_REFUSALS
+        if errors and (refused or any(re.search(rf"\b{re.escape(name)}\b", errors[0]) for name in names)):
+            return {"py-func-graph-tensor"} | ({"tf.data"} if TF_DATA_DIR in embedded else set())
+    return set()
+
+
+# Python's refusal of an object that is not an int where it needs one: ``len()`` gives it
+# when ``__len__`` returned such an object (a graph tensor there names its class).
+_NOT_AN_INTEGER = re.compile(r"^'(\w+)' object cannot be interpreted as an integer$")
+
+
+def _len_refused_tensor(chain, messages, frames_by_exc) -> bool:
+    """Python's ``len()`` itself refused a graph tensor: the one an object's ``__len__``
+    returned. The innermost frame was calling ``len`` (AutoGraph's Python fallback for
+    non-tensors, or the user's own line), and the class Python names is a graph tensor's."""
+    from . import _tf
+
+    for exc, message in zip(chain, messages):
+        found = _NOT_AN_INTEGER.match(message.strip().splitlines()[-1] if message.strip() else "")
+        frames = frames_by_exc.get(id(exc), ())
+        if not (found and frames and isinstance(exc, TypeError)) or \
+                found.group(1) not in _tf.symbolic_tensor_type_names():
+            continue
+        frame, lineno = frames[-1]
+        if _tf.is_python_len(frame) or (is_user(frame.f_code.co_filename)
+                                        and _calls_builtin(exc, "len")):
+            return True
+    return False
+
+
+def _calls_builtin(exc: BaseException, name: str) -> bool:
+    """The innermost frame of ``exc`` raised while calling the builtin ``name`` itself: its
+    last instruction is a call whose source span (``co_positions``) is ``name(...)`` and the
+    name is Python's builtin there."""
+    if raised_in_native_call(exc) is None:
+        return False
+    tb = exc.__traceback__
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    frame, code = tb.tb_frame, tb.tb_frame.f_code
+    try:  # the positions count UTF-8 bytes
+        start, end, col, end_col = list(code.co_positions())[tb.tb_lasti // 2]
+        lines = [line.encode("utf-8") for line in linecache.getlines(code.co_filename)[start - 1:end]]
+        text = b"".join(lines)[col:len(b"".join(lines[:-1])) + end_col].decode("utf-8")
+        call = ast.parse(text.strip(), mode="eval").body
+    except (TypeError, ValueError, IndexError, SyntaxError, UnicodeDecodeError):
+        return False
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == name):
+        return False
+    scopes = (frame.f_locals, frame.f_globals, frame.f_builtins)
+    bound = next((scope[name] for scope in scopes if name in scope), None)
+    return bound is not None and bound is getattr(builtins, name, None)
 
 
 def _shape_indexes_known(exc: BaseException, location: Location) -> bool:

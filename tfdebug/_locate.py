@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import re
 
-from ._extract import Location, is_user, keras_call_tf_function, library_module, user_files
+from ._extract import Location, is_user, keras_call_tf_function, library_module, message_locations, user_files
 from ._source import (assigned_names, builtin_cast_binding, calls_in, constructor_binding, dotted_tail,
                       enclosing_function, first_call, inside_loop, line_nodes, locally_bound,
                       mentions_name, module_tree, own_statements, parameter_names, parents_of,
@@ -252,6 +252,18 @@ def _locate_py_function(extracted, location, frames):
 
 
 
+def _locate_shape_invariants(extracted, location, frames):
+    """The ``shape_invariants`` argument of the ``while_loop`` call at ``location``."""
+    tree = module_tree(location.file)
+    stmt = statement_at(tree, location.line) if tree is not None else None
+    for name, call in calls_in(tree, stmt) if stmt is not None else ():
+        invariants = call.args[3] if len(call.args) > 3 else next(
+            (k.value for k in call.keywords if k.arg == "shape_invariants"), None)
+        if name.rsplit(".", 1)[-1] == "while_loop" and invariants is not None:
+            return Location(location.file, invariants.lineno, location.function)
+    return None
+
+
 def _locate_keras_call_tf_function(extracted, location, frames):
     return keras_call_tf_function(frames)
 
@@ -306,11 +318,15 @@ def _locate_escape_store(extracted, location, frames):
     """``self.cache = t`` (or a global, a captured container) after the line that made the
     leaked graph tensor ``t``: where it leaves the traced function. The line that made it is
     TensorFlow's, else the creation stack of the tensor its raise site refused."""
-    origin = _refused_tensor_origin(extracted)
-    for start in (location, origin):
+    # the tensor's maker may return it to a caller that stores it: each user frame of its
+    # creation stack, innermost first (the refused tensor's, else the stacks the message names)
+    origins = _refused_tensor_origins(extracted) or \
+        [loc for message in extracted.messages[:1] for loc in message_locations(message)]
+    for start in (location, *origins):
         store = _store_after(start) if start is not None else None
         if store is not None:
             return store
+    origin = origins[0] if origins else None
     return origin if origin is not None and origin != location else None
 
 
@@ -404,6 +420,7 @@ LOCATORS = {
     "return-value": _locate_return_value,
     "py-function": _locate_py_function,
     "keras-call-tf-function": _locate_keras_call_tf_function,
+    "shape-invariants": _locate_shape_invariants,
     "string-format": _locate_string_format,
 }
 
@@ -530,10 +547,15 @@ def _assignments(body, name: str) -> list[ast.stmt]:
 
 def _refused_tensor_origin(extracted) -> Location | None:
     """The user line that made the tensor TensorFlow's raise site refused (a loop output)."""
+    return next(iter(_refused_tensor_origins(extracted)), None)
+
+
+def _refused_tensor_origins(extracted) -> list[Location]:
+    """The user frames of that tensor's creation stack, innermost first."""
     from . import _tf
 
-    return next((Location(f, n, name) for f, n, name in _tf.refused_tensor_origin(extracted.chain)
-                 if is_user(f)), None)
+    return [Location(f, n, name) for f, n, name in _tf.refused_tensor_origin(extracted.chain)
+            if is_user(f)]
 
 
 def _while_body_cause(extracted, tree, location: Location) -> Location | None:

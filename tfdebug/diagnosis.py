@@ -208,8 +208,11 @@ _SHAPE_BLIND_SITES = (("tensorflow/python/framework/tensor.py", "__len__"),)
 
 
 def _refuses_any_shape(extracted: Extracted) -> bool:
+    """The refusal does not depend on a static shape: ``Tensor.__len__`` refusing any graph
+    tensor, or Python's ``len()`` refusing the tensor a ``__len__`` returned."""
     site = extracted.raise_site
-    return site is not None and (site.module, site.function) in _SHAPE_BLIND_SITES
+    return (site is not None and (site.module, site.function) in _SHAPE_BLIND_SITES) \
+        or "len-of-tensor-length" in extracted.tags
 
 
 def _operands_known(extracted: Extracted) -> bool:
@@ -314,6 +317,7 @@ def _is_tfdebugs(exc: BaseException) -> bool:
 _SYMPTOMS = ("tensor-as-bool", "tensor-iteration")
 # What AutoGraph's decline says, per kind: the recipe that explains it.
 _DECLINE_RECIPES = {"construct": "TFD132", "error": "TFD132", "do-not-convert": "TFD133",
+                    "library-call": "TFD124",
                     "never-converted": "TFD134", "no-source": "TFD131"}
 
 
@@ -333,9 +337,11 @@ def _autograph_declined(extracted: Extracted, recipe, location: Location | None)
                 return symptom[0], None, ""
         return None
     found = _tf.declined_function(extracted.chain, is_user)
-    if found is None:
+    decline = found[0] if found is not None else None
+    if decline is None and "keras-call" not in extracted.tags:
+        decline = _tf.library_caller(extracted.chain, is_user)
+    if decline is None:
         return None
-    decline, _ = found
     # A recipe that knows AutoGraph's words (a lambda sharing its line) fits best.
     known = [r for r in recipebook.match(("UnsupportedLanguageElementError",), decline.reason)
              if r.category == "autograph-conversion"]
@@ -367,7 +373,7 @@ def _decline_location(decline, symptom: Location) -> Location:
     function = decline.function
     if decline.construct_line:
         return Location(decline.file, decline.construct_line, function)
-    if decline.kind == "do-not-convert":
+    if decline.kind in ("do-not-convert", "library-call"):
         return symptom
     tree = module_tree(decline.file)
     for node in (source_index(tree).functions if tree is not None else ()):

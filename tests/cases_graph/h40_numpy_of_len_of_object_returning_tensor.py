@@ -1,7 +1,8 @@
-# category: generic:-
-# line: 20
+# category: unknown-length
+# line: 21
 # mechanism: Python's len() refuses the tensor an object's __len__ returns, at a line that also
-# calls NumPy: the refusing call is len, not NumPy, so numpy-in-graph would be a guess
+# calls NumPy: the refusing call is len (AutoGraph's fallback for non-tensors called it), not
+# NumPy, so the line's NumPy call must not make it numpy-in-graph
 import numpy as np
 import tensorflow as tf
 

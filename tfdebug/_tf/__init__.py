@@ -10,9 +10,10 @@ a piece of state patches the submodule that defines and uses it (``_tf.trace_hoo
 a patch of the name re-exported here does not reach that submodule.
 """
 from .autograph import (autograph_origin, autograph_source_maps, converted_target,
-                        do_not_convert_instance, frame_origin, is_generated_file, mapped_location)
+                        do_not_convert_instance, frame_origin, is_generated_file, mapped_location,
+                        is_python_len, raised_in_tensor_branch)
 from .calls import calls_since_trace, stats_key
-from .conversion import (Decline, declined_function, record_declines, recorded_decline,
+from .conversion import (Decline, declined_function, library_caller, record_declines, recorded_decline,
                          stop_recording_declines)
 from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eagerly,
                     inside_function, set_data_debug_mode, set_functions_run_eagerly)
@@ -21,7 +22,8 @@ from .formatting import (add_tensor_format_hook, is_symbolic, remove_tensor_form
 from .keras_state import (changed_flags, logs_averaged_across_replicas, model_strategy, ran_since, run_marker, trainable_flags,
                           train_function_traced, trained_model, unwatch_trainable, watch_trainable)
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
-from .locations import (failed_function_call, graph_error_locations, leaked_graph_tensor,
+from .locations import (failed_function_call, graph_error_locations, handle_refused_by_invariant,
+                        leaked_graph_tensor,
                         op_creation_stack, refused_return_value, refused_tensor_origin,
                         traced_user_location, unlifted_variable_origins)
 from .saved_calls import restored_call_mismatch
@@ -35,18 +37,18 @@ from .trace_hook import (HookRefusal, evict_concrete, install_trace_hook, redire
 from .versions import SUPPORTED, tf_version, version_supported, warn_once
 
 __all__ = [
-    "SUPPORTED", "Decline", "calls_since_trace", "stats_key", "HookRefusal", "changed_flags", "ran_since", "run_marker",
+    "SUPPORTED", "Decline", "library_caller", "calls_since_trace", "stats_key", "HookRefusal", "changed_flags", "ran_since", "run_marker",
     "unwatch_trainable", "watch_trainable", "declined_function", "record_declines",
     "recorded_decline", "stop_recording_declines",
     "add_tensor_format_hook", "autograph_origin", "autograph_source_maps", "converted_target",
     "data_debug_mode", "data_debug_mode_scopable", "describe_trace_type",
     "do_not_convert_instance", "evict_concrete", "frame_origin", "failed_function_call", "function_target",
-    "functions_run_eagerly", "graph_error_locations", "inside_function",
+    "functions_run_eagerly", "graph_error_locations", "handle_refused_by_invariant", "inside_function",
     "install_layer_call_hook", "install_trace_hook", "is_generated_file",
     "is_internal_function", "is_symbolic", "is_tf_function", "layer_call_hooked",
     "leaked_graph_tensor",
     "logs_averaged_across_replicas", "mapped_location", "model_strategy", "op_creation_stack", "redirect_trace_caches", "refused_return_value",
-    "refused_tensor_origin", "unlifted_variable_origins",
+    "is_python_len", "raised_in_tensor_branch", "refused_tensor_origin", "unlifted_variable_origins",
     "remove_tensor_format_hook", "restored_call_mismatch", "restore_trace_caches", "set_data_debug_mode",
     "set_functions_run_eagerly", "symbolic_tensor_repr", "symbolic_tensor_type_names", "tensor_format_hooked", "tf_function_key", "tf_version",
     "trace_caches_redirected", "trace_hook_available", "trace_hook_installed",

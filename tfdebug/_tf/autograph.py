@@ -126,3 +126,50 @@ def frame_origin(frame, lineno: int) -> tuple[str, int] | None:
         caller = caller.f_back
     origin = autograph_origin(maps, frame.f_code.co_filename, lineno) if maps else None
     return (origin[0], origin[1]) if origin is not None else None
+
+
+# AutoGraph's control-flow operators (autograph/operators/control_flow.py, TF 2.16-2.21):
+# ``if_stmt`` hands an `if` whose condition is a tensor to ``_tf_if_stmt``, which stages it as
+# a tf.cond and so traces *both* branches whatever the value; a Python condition goes to
+# ``_py_if_stmt``, which runs one branch as Python would. Loops are staged by ``_tf_*`` too.
+_CONTROL_FLOW = "tensorflow/python/autograph/operators/control_flow.py"
+_CONVERTED_CALL = "tensorflow/python/autograph/impl/api.py"
+_TENSOR_IF = "_tf_if_stmt"
+
+
+def raised_in_tensor_branch(frame) -> bool:
+    """True when ``frame``, the innermost frame of an exception, is a branch of an `if`
+    AutoGraph staged as a tf.cond: the statement there ran while the branch was traced,
+    whatever the condition's value. The branch of a Python `if` nested inside it counts too;
+    a function called from the branch (AutoGraph's ``converted_call`` in between) or a staged
+    loop met first does not. The live callers (``f_back``) are read, since TensorFlow's
+    traceback filtering drops frames of the traceback itself."""
+    if frame is None or not is_generated_file(frame.f_code.co_filename):
+        return False
+    caller = frame.f_back
+    for _ in range(200):
+        if caller is None:
+            return False
+        filename = caller.f_code.co_filename.replace("\\", "/")
+        if filename.endswith(_CONTROL_FLOW):
+            name = caller.f_code.co_name
+            if name == _TENSOR_IF:
+                return True
+            if name.startswith("_tf_"):
+                return False  # a staged loop: its body runs once at trace time, as once eagerly
+        elif filename.endswith(_CONVERTED_CALL) or not (
+                is_generated_file(filename) or "/tensorflow/" in filename):
+            return False  # the function's boundary, or code that is neither TF nor generated
+        caller = caller.f_back
+    return False
+
+
+# AutoGraph's builtins (autograph/operators/py_builtins.py, TF 2.16-2.21): ``len_`` stages a
+# tensor's length and hands any other object to ``_py_len``, which calls Python's ``len``.
+_PY_BUILTINS = "tensorflow/python/autograph/operators/py_builtins.py"
+
+
+def is_python_len(frame) -> bool:
+    """True for the frame of AutoGraph's fallback that calls Python's ``len`` on a non-tensor."""
+    return frame is not None and frame.f_code.co_name == "_py_len" and \
+        frame.f_code.co_filename.replace("\\", "/").endswith(_PY_BUILTINS)

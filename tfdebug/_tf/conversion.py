@@ -268,6 +268,66 @@ def declined_function(chain, is_user) -> tuple[Decline, list] | None:
     return None
 
 
+def library_caller(chain, is_user) -> Decline | None:
+    """The innermost user function of ``chain`` ran as plain Python because library code
+    called it, inside code AutoGraph converted: AutoGraph converts the calls it makes itself
+    and runs a library function (``tf.nest.map_structure``, ``functools.reduce``) as-is, so
+    the user function that library calls back is never converted. Read from the live callers
+    (``f_back``): user frames (not generated), then library frames that are neither
+    AutoGraph's own (its declines are recorded) nor Keras' (Keras calls layers on purpose
+    without AutoGraph), up to a frame of AutoGraph-generated code. None otherwise."""
+    for exc in reversed(chain):  # the innermost exception holds the failing frame
+        frames = _frames_of(exc)
+        users = [frame for frame, _ in frames if is_user(frame.f_code.co_filename)]
+        if users:
+            return _called_back(users[-1], is_user)
+    return None
+
+
+def _native_callee(frame, code) -> str | None:
+    """The name of the native callable (no Python code: ``functools.reduce``, ``sorted``)
+    AutoGraph's ``converted_call`` (autograph/impl/api.py) holds as ``f`` in ``frame``."""
+    if frame.f_code.co_name not in ("converted_call", "_call_unconverted"):
+        return None
+    f = _local(frame, "f")
+    if f is None or codes_of(f) or code in codes_of(getattr(f, "__self__", None)):
+        return None  # a Python function: AutoGraph's own decision, recorded as a decline
+    module, name = getattr(f, "__module__", None), getattr(f, "__qualname__", None)
+    return f"{module}.{name}" if module and name else None
+
+
+def _called_back(symptom, is_user) -> Decline | None:
+    """The decline for ``symptom``'s function when library code called it back (above)."""
+    if is_generated_file(symptom.f_code.co_filename):
+        return None
+    caller, library = symptom.f_back, None
+    for _ in range(300):
+        if caller is None:
+            return None
+        filename = caller.f_code.co_filename
+        if is_generated_file(filename):
+            return None if library is None else Decline(
+                symptom.f_code.co_name, symptom.f_code.co_filename, symptom.f_code.co_firstlineno,
+                "library-call", f"{symptom.f_code.co_name} was called by {library}, which "
+                "AutoGraph runs as-is, so it ran unconverted")
+        tail = filename.replace(os.sep, "/")
+        if is_user(filename):
+            if library is not None:
+                return None  # user code between the library and the converted code: no claim
+        elif "/tensorflow/python/autograph/" in tail or "/keras/" in tail:
+            if library is None:
+                # a builtin AutoGraph called as-is (functools.reduce, sorted) called back;
+                # else AutoGraph's own decision (recorded), or Keras calling a layer
+                library = _native_callee(caller, symptom.f_code)
+                if library is None:
+                    return None
+        elif "/tfdebug/" not in tail:  # the outermost library frame: what the user called
+            module = caller.f_globals.get("__name__", "") if caller.f_globals else ""
+            library = f"{module}.{caller.f_code.co_name}" if module else caller.f_code.co_name
+        caller = caller.f_back
+    return None
+
+
 # -- at trace time: the declines as AutoGraph makes them -------------------------------------
 
 _recorded: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()

@@ -196,6 +196,26 @@ def _refused_tensor(chain):
     return None
 
 
+def handle_refused_by_invariant(chain) -> bool:
+    """while_v2 refused a loop variable that is a handle (the flow of a TensorArray or a
+    TensorList: a ``variant`` scalar on every iteration) against a shape invariant of another
+    rank, so the invariant declared for it is wrong, not the loop body.
+    ``_check_shapes_compat`` (ops/while_v2.py, TF 2.16-2.21) holds them as ``t`` and ``shape``."""
+    for exc in chain if version_supported() else ():
+        tb = getattr(exc, "__traceback__", None)
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        code = tb.tb_frame.f_code if tb is not None else None
+        if code is None or (_file_tail(code.co_filename), code.co_name) != \
+                ("ops/while_v2.py", "_check_shapes_compat"):
+            continue
+        local = tb.tb_frame.f_locals
+        dtype = getattr(getattr(local.get("t"), "dtype", None), "name", None)
+        rank = getattr(local.get("shape"), "rank", 0)
+        return dtype == "variant" and rank != 0
+    return False
+
+
 def refused_tensor_origin(chain) -> list[tuple[str, int, str]]:
     """Where the tensor a raise site refused was made: (file, line, function), innermost first.
 
