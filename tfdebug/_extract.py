@@ -16,6 +16,7 @@ import dis
 import os
 import re
 import sys
+import types
 
 from . import _frames
 from ._source import (assigned_names, calls_in, constructor_binding, dotted_tail,
@@ -214,7 +215,8 @@ def _context_tags(chain, messages, frames_by_exc, location: Location | None) -> 
         if any(TF_DATA_DIR in f.f_code.co_filename for f, _ in frames):
             tags.add("tf.data")
         # TF's cond builder checks the branches with bare asserts ("AssertionError: [2, 1]").
-        if frames and frames[-1][0].f_code.co_filename.endswith(_COND_FILES):
+        if frames and (frames[-1][0].f_code.co_filename.endswith(_COND_FILES) or (
+                is_user(frames[-1][0].f_code.co_filename) and _called_cond_builder(exc))):
             tags.add("tf.cond")
         # The innermost user frame was called by Keras (a layer's call, a loss, a metric).
         # (tfdebug's own trace hook frames may sit in between: they are skipped.)
@@ -277,17 +279,33 @@ def raised_in_native_call(exc: BaseException) -> str | None:
     """The file of the innermost Python frame when it was *calling*, not raising: the
     exception came from native code it called (a C extension, a pybind11 binding), since a
     Python callee would have a frame of its own. None otherwise."""
+    tb = _innermost_tb(exc)
+    if tb is None:
+        return None
+    lasti = _instruction(tb)
+    code = tb.tb_frame.f_code.co_code
+    return tb.tb_frame.f_code.co_filename if lasti is not None and \
+        dis.opname[code[lasti]].startswith("CALL") else None
+
+
+def _innermost_tb(exc: BaseException):
     tb = getattr(exc, "__traceback__", None)
     for _ in range(2000):
         if tb is None or tb.tb_next is None:
             break
         tb = tb.tb_next
-    if tb is None:
-        return None
+    return tb
+
+
+def _instruction(tb) -> int | None:
+    """The offset of the instruction ``tb`` stopped at. A traceback a library rebuilt (Keras'
+    and TensorFlow's filters) may hold an offset inside the instruction's inline caches: the
+    instruction is the one before them."""
     code = tb.tb_frame.f_code.co_code
-    if not 0 <= tb.tb_lasti < len(code):
-        return None
-    return tb.tb_frame.f_code.co_filename if dis.opname[code[tb.tb_lasti]].startswith("CALL") else None
+    lasti = tb.tb_lasti
+    while 0 < lasti < len(code) and dis.opname[code[lasti]] == "CACHE":
+        lasti -= 2
+    return lasti if 0 <= lasti < len(code) else None
 
 
 # Where a message lists the stack that built the failing op: AutoGraph's block, the Python
@@ -529,28 +547,56 @@ def _len_refused_tensor(chain, messages, frames_by_exc) -> bool:
     return False
 
 
-def _calls_builtin(exc: BaseException, name: str) -> bool:
-    """The innermost frame of ``exc`` raised while calling the builtin ``name`` itself: its
-    last instruction is a call whose source span (``co_positions``) is ``name(...)`` and the
-    name is Python's builtin there."""
+def callee_at_raise(exc: BaseException):
+    """What the innermost frame of ``exc`` was calling when the exception reached it: its
+    last instruction is a call, whose source span (``co_positions``) gives the callee's
+    expression, looked up in the frame (a name, or attributes of modules: no code runs).
+    The call raised in native code, or in Python frames a library's traceback filter
+    removed (Keras and TensorFlow keep only the user's frames). None when unknown."""
     if raised_in_native_call(exc) is None:
-        return False
-    tb = exc.__traceback__
-    while tb.tb_next is not None:
-        tb = tb.tb_next
+        return None
+    tb = _innermost_tb(exc)
     frame, code = tb.tb_frame, tb.tb_frame.f_code
     try:  # the positions count UTF-8 bytes
-        start, end, col, end_col = list(code.co_positions())[tb.tb_lasti // 2]
+        start, end, col, end_col = list(code.co_positions())[_instruction(tb) // 2]
         lines = [line.encode("utf-8") for line in linecache.getlines(code.co_filename)[start - 1:end]]
         text = b"".join(lines)[col:len(b"".join(lines[:-1])) + end_col].decode("utf-8")
         call = ast.parse(text.strip(), mode="eval").body
     except (TypeError, ValueError, IndexError, SyntaxError, UnicodeDecodeError):
-        return False
-    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == name):
-        return False
+        return None
+    if not isinstance(call, ast.Call):
+        return None
+    names, node = [], call.func
+    while isinstance(node, ast.Attribute):
+        names.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
     scopes = (frame.f_locals, frame.f_globals, frame.f_builtins)
-    bound = next((scope[name] for scope in scopes if name in scope), None)
-    return bound is not None and bound is getattr(builtins, name, None)
+    value = next((scope[node.id] for scope in scopes if node.id in scope), None)
+    for name in reversed(names):
+        if not isinstance(value, types.ModuleType):
+            return None  # an attribute of another object could run code (a property)
+        value = getattr(value, name, None)
+    return value
+
+
+def _calls_builtin(exc: BaseException, name: str) -> bool:
+    """The innermost frame of ``exc`` raised while calling Python's builtin ``name``."""
+    callee = callee_at_raise(exc)
+    return callee is not None and callee is getattr(builtins, name, None)
+
+
+# TensorFlow's cond builders, whose branch checks are bare asserts ("AssertionError: [2, 1]")
+_COND_MODULES = ("tensorflow.python.ops.cond", "tensorflow.python.ops.cond_v2",
+                 "tensorflow.python.ops.control_flow_switch_case")
+
+
+def _called_cond_builder(exc: BaseException) -> bool:
+    """The user's line called tf.cond (or switch_case) and the error came out of it with its
+    frames filtered away."""
+    callee = callee_at_raise(exc)
+    return getattr(callee, "__module__", None) in _COND_MODULES
 
 
 def _shape_indexes_known(exc: BaseException, location: Location) -> bool:
