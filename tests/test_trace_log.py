@@ -167,6 +167,30 @@ def test_tf_function_created_again_in_a_loop_is_a_new_object_retrace():
     assert log.count(square) == 3
 
 
+def _integrate(y):
+    @tf.function  # <- made on every call
+    def slope(v):
+        return -0.5 * v
+
+    return y + 0.1 * slope(y)
+
+
+def test_a_tf_function_made_on_every_call_is_warned_where_it_is_made():
+    import warnings
+
+    from tfdebug.trace_log import RetracingWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with trace_logger(warn_after=2):
+            for _ in range(4):
+                _integrate(tf.constant(1.0))
+    retracing = [w for w in caught if issubclass(w.category, RetracingWarning)]
+    assert retracing and "TFD204" in str(retracing[0].message)
+    # the fix goes where the tf.function is made (the call site is in the message)
+    assert retracing[0].lineno == _line_of("# <- made on every call")
+
+
 def test_method_on_new_objects_names_the_new_instance():
     class Scaler:
         @tf.function

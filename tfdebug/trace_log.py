@@ -571,6 +571,9 @@ class TraceLogger(LogViews, Scope):
                        + "; ".join(info["reasons"][:3])
                        + (f". Fix: {info['suggestion']}" if info["suggestion"] else ""))
             file, line, function = info["call_file"], info["call_line"], info["call_function"]
+            if info["recipe"] == _signatures.RECIPES["new-function"] and info["file"]:
+                # a tf.function made again on every call: the fix is where it is made
+                file, line, function = info["file"], info["line"], info["function"]
             _warn(f"tfdebug {info['recipe']} retracing: {message}", RetracingWarning,
                   file or info["file"], line or info["line"])
             if recipe is not None:
