@@ -466,34 +466,14 @@ def extract(exc: BaseException) -> Extracted:
     if keras_call_tf_function(frames_by_exc.get(id(exc), ())) is not None:
         tags.add("keras-call-tf-function")
     site, user_raised = _raise_site(chain, frames_by_exc)
-    tags |= _graph_tensor_at_run_time(chain, messages)
     if "tensorflow" in sys.modules:
-        from . import _tf
-        if "tf.data" in tags and _tf.functions_run_eagerly():
-            tags.add("eager-switch")  # the user asked for eager functions; tf.data ignores it
-        if _tf.handle_refused_by_invariant(chain):
-            tags.add("handle-invariant")
-        if any("OperatorNotAllowedInGraphError" in class_names_of(e) for e in chain) and \
-                _tf.library_caller(chain, is_user) is not None:
-            tags.add("library-callback")
-    if "tensorflow" in sys.modules and _len_refused_tensor(chain, messages, frames_by_exc):
-        tags.add("len-of-tensor-length")
-    if user_raised and "tensorflow" in sys.modules:
-        from . import _tf
-        if any(frames_by_exc[id(e)] and _tf.raised_in_tensor_branch(frames_by_exc[id(e)][-1][0])
-               for e in chain):
-            tags.add("tensor-branch-raise")
+        tags |= _state_tags(chain, messages, frames_by_exc, tags, user_raised)
     return Extracted(chain=chain, class_names=tuple(class_names_of(e) for e in chain),
                      messages=messages, locations=locations, tags=frozenset(tags),
                      raise_site=site, user_raised=user_raised,
                      graph=_library_involved(chain, frames_by_exc))
 
 
-# The module of TensorFlow's Tensor class and its methods that refuse only a graph tensor
-# (read from its source: eager tensors override ``__array__`` and ``__len__``, and
-# ``_disallow`` serves the bool and iteration refusals of graph tensors).
-_TENSOR_MODULE = os.path.join("tensorflow", "python", "framework", "tensor.py")
-_GRAPH_TENSOR_REFUSALS = ("__array__", "__len__", "_disallow")
 # The Python error line that ends a traceback: ``TypeError: ...``, ``module.Error: ...``.
 _ERROR_LINE = re.compile(r"^(?:\w+\.)*\w+: .*$", re.M)
 
@@ -505,19 +485,18 @@ def _graph_tensor_at_run_time(chain, messages) -> set[str]:
     TensorFlow hands such functions eager values, so the function held a tensor of a trace
     (a closure, a default argument, a value it yielded). ``tf.data`` too when that
     traceback runs through tf.data's code (a ``from_generator`` generator)."""
+    from . import _tf
+
     for exc, message in zip(chain, messages):
         start = message.find(_PY_TRACEBACK, 0, 200_000)
-        if start < 0 or "OpError" not in class_names_of(exc) or "tensorflow" not in sys.modules:
+        if start < 0 or "OpError" not in class_names_of(exc):
             continue
         embedded = message[start:start + 200_000]
         last = embedded.rfind('  File "')
         errors = _ERROR_LINE.findall(embedded, last)
-        from . import _tf
-
         names = _tf.symbolic_tensor_type_names()
         frame = _FILE_LINE.match(embedded, last + 2) if last >= 0 else None
-        refused = frame is not None and frame.group(1).endswith(_TENSOR_MODULE) \
-            and frame.group(3) in _GRAPH_TENSOR_REFUSALS
+        refused = frame is not None and _tf.refuses_only_graph_tensors(frame.group(1), frame.group(3))
         if errors and (refused or any(re.search(rf"\b{re.escape(name)}\b", errors[0]) for name in names)):
             return {"py-func-graph-tensor"} | ({"tf.data"} if TF_DATA_DIR in embedded else set())
     return set()
@@ -587,16 +566,33 @@ def _calls_builtin(exc: BaseException, name: str) -> bool:
     return callee is not None and callee is getattr(builtins, name, None)
 
 
-# TensorFlow's cond builders, whose branch checks are bare asserts ("AssertionError: [2, 1]")
-_COND_MODULES = ("tensorflow.python.ops.cond", "tensorflow.python.ops.cond_v2",
-                 "tensorflow.python.ops.control_flow_switch_case")
-
-
 def _called_cond_builder(exc: BaseException) -> bool:
     """The user's line called tf.cond (or switch_case) and the error came out of it with its
     frames filtered away."""
-    callee = callee_at_raise(exc)
-    return getattr(callee, "__module__", None) in _COND_MODULES
+    from . import _tf
+
+    return "tensorflow" in sys.modules and _tf.is_cond_builder(callee_at_raise(exc))
+
+
+def _state_tags(chain, messages, frames_by_exc, tags, user_raised: bool) -> set[str]:
+    """The tags read from TensorFlow's and AutoGraph's state (the frames' locals and callers,
+    the switches), not from the text: each a proof of what TensorFlow did."""
+    from . import _tf
+
+    out = _graph_tensor_at_run_time(chain, messages)
+    if "tf.data" in tags and _tf.functions_run_eagerly():
+        out.add("eager-switch")  # the user asked for eager functions; tf.data ignores it
+    if _tf.handle_refused_by_invariant(chain):
+        out.add("handle-invariant")
+    if any("OperatorNotAllowedInGraphError" in class_names_of(e) for e in chain) and \
+            _tf.library_caller(chain, is_user) is not None:
+        out.add("library-callback")
+    if _len_refused_tensor(chain, messages, frames_by_exc):
+        out.add("len-of-tensor-length")
+    if user_raised and any(frames_by_exc[id(e)] and _tf.raised_in_tensor_branch(frames_by_exc[id(e)][-1][0])
+                           for e in chain):
+        out.add("tensor-branch-raise")
+    return out
 
 
 def _shape_indexes_known(exc: BaseException, location: Location) -> bool:

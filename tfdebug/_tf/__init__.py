@@ -23,7 +23,7 @@ from .keras_state import (changed_flags, logs_averaged_across_replicas, model_st
                           train_function_traced, trained_model, unwatch_trainable, watch_trainable)
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
 from .locations import (failed_function_call, graph_error_locations, handle_refused_by_invariant,
-                        leaked_graph_tensor,
+                        is_cond_builder, leaked_graph_tensor, refuses_only_graph_tensors,
                         op_creation_stack, refused_return_value, refused_tensor_origin,
                         traced_user_location, unlifted_variable_origins)
 from .saved_calls import restored_call_mismatch
@@ -43,7 +43,7 @@ __all__ = [
     "add_tensor_format_hook", "autograph_origin", "autograph_source_maps", "converted_target",
     "data_debug_mode", "data_debug_mode_scopable", "describe_trace_type",
     "do_not_convert_instance", "evict_concrete", "frame_origin", "failed_function_call", "function_target",
-    "functions_run_eagerly", "graph_error_locations", "handle_refused_by_invariant", "inside_function",
+    "functions_run_eagerly", "graph_error_locations", "handle_refused_by_invariant", "is_cond_builder", "refuses_only_graph_tensors", "inside_function",
     "install_layer_call_hook", "install_trace_hook", "is_generated_file",
     "is_internal_function", "is_symbolic", "is_tf_function", "layer_call_hooked",
     "leaked_graph_tensor",

@@ -181,6 +181,25 @@ def _file_tail(filename: str) -> str:
     return "/".join(filename.replace(os.sep, "/").rsplit("/", 2)[-2:])
 
 
+# Tensor methods (framework/tensor.py) that refuse only a graph tensor (read from its source:
+# eager tensors override __array__ and __len__; _disallow serves the bool and iteration
+# refusals of graph tensors), and the modules of TensorFlow's cond builders, whose branch
+# checks are bare asserts ("AssertionError: [2, 1]").
+_GRAPH_TENSOR_REFUSALS = frozenset({"__array__", "__len__", "_disallow"})
+_COND_BUILDERS = frozenset({"tensorflow.python.ops.cond", "tensorflow.python.ops.cond_v2",
+                            "tensorflow.python.ops.control_flow_switch_case"})
+
+
+def refuses_only_graph_tensors(filename: str, function: str) -> bool:
+    """True for a frame (file, function) of a Tensor method that refuses only graph tensors."""
+    return _file_tail(filename) == "framework/tensor.py" and function in _GRAPH_TENSOR_REFUSALS
+
+
+def is_cond_builder(callee) -> bool:
+    """True for tf.cond / tf.switch_case (their module, read from the callable)."""
+    return getattr(callee, "__module__", None) in _COND_BUILDERS
+
+
 def _refused_tensor(chain):
     """The tensor the innermost raise site of ``chain`` refused, or None."""
     for exc in chain:
