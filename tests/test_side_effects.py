@@ -764,6 +764,61 @@ def test_a_replica_mean_from_a_keras_loss_or_a_helper_is_reported_where_it_is_ta
     assert printed == {"keras_default": 2.0, "through_helper": 4.0, "global_batch": 2.0}
 
 
+NESTED_STEPS = """\
+import tensorflow as tf
+
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+
+strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+with strategy.scope():
+    w = tf.Variable(1.0)
+
+
+@tf.function
+def nested_mean(x):
+    def step_fn(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(w * x))
+        return tape.gradient(loss, w)
+    return strategy.reduce("SUM", strategy.run(step_fn, args=(x,)), axis=None)
+
+
+@tf.function
+def nested_global(x):
+    def step_fn(x):
+        with tf.GradientTape() as tape:
+            loss = tf.nn.compute_average_loss(tf.square(w * x), global_batch_size=8)
+        return tape.gradient(loss, w)
+    return strategy.reduce("SUM", strategy.run(step_fn, args=(x,)), axis=None)
+
+
+@tf.function
+def rebound(x, plain=True):
+    def step_fn(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(w * x))
+        return tape.gradient(loss, w)
+    if plain:
+        step_fn = lambda x: tf.reduce_sum(x)  # noqa: E731
+    return strategy.reduce("SUM", strategy.run(step_fn, args=(x,)), axis=None)
+
+
+x = next(iter(strategy.experimental_distribute_dataset(tf.data.Dataset.from_tensors(tf.ones([8, 1])))))
+for fn in (nested_mean, nested_global, rebound):
+    print(fn.__name__, float(fn(x)))
+"""
+
+
+def test_a_step_function_defined_in_the_traced_body_is_searched_for_a_replica_mean(tmp_path, forked_python):
+    """``strategy.run(step_fn)`` with ``step_fn`` a def inside the tf.function: it exists only
+    while the trace runs, so its def is read from the body; a name bound more than once there
+    is not (which function runs is not known from the source)."""
+    diagnostics, printed = _run_replica_script(tmp_path, forked_python, NESTED_STEPS)
+    assert [(d["recipe"], d["line"]) for d in diagnostics] == [("TFD321", 15)]
+    assert printed == {"nested_mean": 4.0, "nested_global": 2.0, "rebound": 8.0}
+
+
 KERAS_REPLICA_STEP = """\
 import numpy as np
 import tensorflow as tf

@@ -78,7 +78,7 @@ class _Finder:
         if instance is not None and fn.__name__ == "train_step" and is_layer(instance):
             # Keras runs a custom train_step per replica under the model's strategy
             strategy = _tf.model_strategy(instance)
-            self.replica_loss(strategy, fn)
+            self.replica_loss(strategy, node, Env(fn, None, None, False, [scope]))
             if _replicas(strategy) > 1 and _tf.logs_averaged_across_replicas(instance):
                 self.logged_global_loss(strategy, fn)
         self.body(node, env, depth, in_layer_call)
@@ -149,7 +149,9 @@ class _Finder:
             return
         library = any(map(str.startswith, names, repeat("tensorflow.")))  # no Python frame
         if library and node.args and isinstance(node.func, ast.Attribute) and node.func.attr == "run":
-            self.replica_loss(resolve(node.func.value, env), resolve(node.args[0], env))
+            step = _step_function(node.args[0], env)
+            if step is not None:
+                self.replica_loss(resolve(node.func.value, env), *step)
         called = _called_parameters(value) if not library else None
         if not library and not called:
             return
@@ -162,19 +164,14 @@ class _Finder:
             if keyword.arg is not None and (library or keyword.arg in (called or ())):
                 self.given_function(resolve(keyword.value, env), depth)
 
-    def replica_loss(self, strategy, fn):
-        """``strategy.run(step, ...)`` with several replicas: a loss that ``step`` averages
-        with ``tf.reduce_mean`` over its own replica's batch and then differentiates. The
-        optimizer sums the replicas' gradients, so the update is num_replicas times the
-        gradient of the global mean (``tf.nn.compute_average_loss`` divides by the global
-        batch)."""
-        if not _replicas(strategy) > 1 or not isinstance(fn, types.FunctionType) \
-                or not is_user_function(fn):
+    def replica_loss(self, strategy, node, env: Env):
+        """``strategy.run(step, ...)`` with several replicas: a loss that ``step`` (its def
+        ``node``, names resolved in ``env``) averages with ``tf.reduce_mean`` over its own
+        replica's batch and then differentiates. The optimizer sums the replicas' gradients,
+        so the update is num_replicas times the gradient of the global mean
+        (``tf.nn.compute_average_loss`` divides by the global batch)."""
+        if not _replicas(strategy) > 1:
             return
-        node = function_node(fn.__code__)
-        if node is None:
-            return
-        env = Env(fn, None, None, False, [_analysed(node)[0]])
         means = {}
         for stmt in ast.walk(node):
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
@@ -361,6 +358,28 @@ def _python_iterator(value) -> bool:
     kind = type(value)
     module = (getattr(kind, "__module__", "") or "").split(".")[0]
     return callable(getattr(kind, "__next__", None)) and module not in ("tensorflow", "keras", "tf_keras")
+
+
+def _step_function(expr, env: Env):
+    """``(def node, env)`` of the function ``expr`` names: a user function that exists, or a
+    def nested in the function being walked (``strategy.run(step_fn)`` with ``step_fn``
+    defined in the traced body) when it is the name's only binding there; else None."""
+    value = resolve(expr, env)
+    if isinstance(value, types.FunctionType):
+        node = function_node(value.__code__) if is_user_function(value) else None
+        return (node, Env(value, None, None, False, [_analysed(node)[0]])) if node is not None else None
+    if value is not UNRESOLVED or not isinstance(expr, ast.Name) or not env.is_local(expr.id):
+        return None
+    outer = function_node(env.fn.__code__)
+    if outer is None:
+        return None
+    defs = [n for n in ast.walk(outer) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.name == expr.id and n is not outer]
+    stores = [n for n in ast.walk(outer) if isinstance(n, ast.Name) and n.id == expr.id
+              and isinstance(n.ctx, (ast.Store, ast.Del))]
+    if len(defs) != 1 or stores:
+        return None
+    return defs[0], Env(env.fn, None, None, False, env.scopes + [_analysed(defs[0])[0]])
 
 
 def _analysed(node) -> tuple:
