@@ -770,3 +770,59 @@ def test_the_frame_readers_answer_nothing_outside_the_supported_versions(monkeyp
     monkeypatch.setattr(locations, "version_supported", lambda: False)
     assert locations.unlifted_variable_origins([exc]) == []
     assert locations.refused_return_value([returned]) is None
+
+
+@tf.function
+def _scope_named_from_tensor(values):
+    total = tf.constant(0.0)
+    for i in tf.range(3):
+        with tf.name_scope(f"step{i + 1}"):  # <- scope name
+            total += values[i]
+    return total
+
+
+VOCAB = {"a": 0, "b": 1}
+
+
+def _lookup(token):
+    return VOCAB["{}".format(token)]  # <- key
+
+
+@tf.function
+def _own_message_from_tensor(x):
+    if x.shape[0] != 3:
+        raise ValueError(f"expected 3 values, got {x}")  # <- own message
+    return x
+
+
+@tf.function
+def _scope_named_earlier(values):
+    total = tf.constant(0.0)
+    for i in tf.range(3):
+        name = f"step{i + 1}"
+        with tf.name_scope(name):  # <- earlier
+            total += values[i]
+    return total
+
+
+def test_a_string_formatted_from_a_graph_tensor_and_refused_is_string_format():
+    """The message quotes the text formatting makes of a graph tensor, and the user's line
+    formats one (read from its frame): a scope name, a dict key built while tracing."""
+    d = diagnose(raised_by(_scope_named_from_tensor, tf.ones([3])))
+    assert d is not None and d.recipe.id == "TFD179" and d.category == "string-format", d
+    assert d.line == _line(_scope_named_from_tensor, "# <- scope name")
+    exc = raised_by(lambda: list(tf.data.Dataset.from_tensor_slices(["a"]).map(_lookup)))
+    d = diagnose(exc)
+    assert d is not None and d.recipe.id == "TFD179" and d.line == _line(_lookup, "# <- key"), d
+
+
+def test_a_users_own_message_quoting_a_graph_tensor_is_not_string_format():
+    exc = raised_by(_own_message_from_tensor, tf.ones([2]))
+    assert 'Tensor("' in str(exc)
+    assert "formats-graph-tensor" not in diagnose_module.extract(exc).tags
+    d = diagnose(exc)
+    assert d is None or d.recipe is None or d.recipe.id != "TFD179"
+    # the string was formatted on an earlier line: the line that failed formats nothing
+    d = diagnose(raised_by(_scope_named_earlier, tf.ones([3])))
+    assert d is not None and d.line == _line(_scope_named_earlier, "# <- earlier")
+    assert d.recipe is None or d.recipe.id != "TFD179", d

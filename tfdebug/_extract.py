@@ -466,6 +466,8 @@ def extract(exc: BaseException) -> Extracted:
     if keras_call_tf_function(frames_by_exc.get(id(exc), ())) is not None:
         tags.add("keras-call-tf-function")
     site, user_raised = _raise_site(chain, frames_by_exc)
+    if first is not None and not user_raised and _formatted_graph_tensor(exc, messages, first):
+        tags.add("formats-graph-tensor")
     if "tensorflow" in sys.modules:
         tags |= _state_tags(chain, messages, frames_by_exc, tags, user_raised)
     return Extracted(chain=chain, class_names=tuple(class_names_of(e) for e in chain),
@@ -593,6 +595,25 @@ def _state_tags(chain, messages, frames_by_exc, tags, user_raised: bool) -> set[
                            for e in chain):
         out.add("tensor-branch-raise")
     return out
+
+
+def _formatted_graph_tensor(exc: BaseException, messages, location: Location) -> bool:
+    """A message quotes the text Python formatting makes of a graph tensor, and the user's
+    line formats a graph tensor into a string: the string was built while tracing, from
+    the placeholder (``tf.name_scope(f"step{i}")``, a path, a dict key)."""
+    if "tensorflow" not in sys.modules or not any('("' in m for m in messages):
+        return False
+    from . import _tf
+    from ._operands import formats_graph_tensor, user_frame  # reads the user's frame
+
+    text = _tf.symbolic_tensor_text()
+    if text is None or not any(text.search(m[-200_000:]) for m in messages):
+        return False
+    try:
+        frame = user_frame(exc, location.file, location.line)
+        return formats_graph_tensor(frame, location.file, location.line)
+    except Exception:  # noqa: BLE001 - an unreadable frame proves nothing
+        return False
 
 
 def _shape_indexes_known(exc: BaseException, location: Location) -> bool:

@@ -76,6 +76,40 @@ def _resolve(node: ast.AST, frame):
     return _MISSING
 
 
+def _formatted_operands(node: ast.AST) -> list[ast.AST]:
+    """The values ``node`` formats into a Python string: an f-string's fields, the arguments
+    of ``"...".format(...)``, ``"...".join(...)``, ``str(...)``, the right side of
+    ``"..." % ...``; [] for anything else."""
+    if isinstance(node, ast.JoinedStr):
+        return [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
+    if isinstance(node, ast.Call):
+        func = node.func
+        literal = isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant) \
+            and isinstance(func.value.value, str) and func.attr in ("format", "join")
+        if literal or (isinstance(func, ast.Name) and func.id in ("str", "repr")):
+            return list(node.args) + [k.value for k in node.keywords]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
+            and isinstance(node.left.value, str):
+        return list(node.right.elts) if isinstance(node.right, ast.Tuple) else [node.right]
+    return []
+
+
+def formats_graph_tensor(frame, file: str, line: int) -> bool:
+    """True when the user's ``line`` formats into a Python string a value of which a name
+    (or attribute chain) holds a graph tensor in ``frame``: the string holds that
+    placeholder's text, not a value."""
+    tree = module_tree(file)
+    stmt = statement_at(tree, line) if tree is not None and frame is not None else None
+    if stmt is None:
+        return False
+    for node in line_nodes(stmt, line):
+        for operand in _formatted_operands(node):
+            for part in ast.walk(operand):
+                if isinstance(part, (ast.Name, ast.Attribute)) and _tf.is_symbolic(_resolve(part, frame)):
+                    return True
+    return False
+
+
 def _index(node: ast.AST) -> int | None:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value

@@ -62,11 +62,12 @@ TAGS = (
     "signature-value",         # ... every saved trace was made with another Python argument value
     "keras-return",            # a tf.function returned a Keras object (model, layer, optimizer)
     "len-of-tensor-length",    # Python's len() refused the graph tensor an object's __len__ returned
-    "tensor-branch-raise",
-    "py-func-graph-tensor",
+    "tensor-branch-raise",     # the user's `raise` ran in a branch of an `if` AutoGraph staged as tf.cond
+    "py-func-graph-tensor",    # a Python function run by a graph op failed on a graph tensor it held
     "eager-switch",            # tf.config.run_functions_eagerly(True) is on: tf.data ignores it
     "library-callback",        # library code called the failing user function back inside converted code
-    "handle-invariant",        # a TensorArray/TensorList loop variable was given a non-scalar shape invariant    # a Python function run by a graph op failed on a graph tensor it held     # the user's `raise` ran in a branch of an `if` AutoGraph staged as tf.cond
+    "handle-invariant",        # a TensorArray/TensorList loop variable was given a non-scalar shape invariant
+    "formats-graph-tensor",    # the user's line formatted a graph tensor into a string the message quotes
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnosis.py's locators).
 LOCATORS = ("append-in-loop", "variable-initializer", "cast-binding", "set-seed", "yield", "py-function", "keras-call-tf-function",

@@ -18,7 +18,8 @@ from .conversion import (Decline, declined_function, library_caller, record_decl
 from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eagerly,
                     inside_function, set_data_debug_mode, set_functions_run_eagerly)
 from .formatting import (add_tensor_format_hook, is_symbolic, remove_tensor_format_hook,
-                         symbolic_tensor_repr, symbolic_tensor_type_names, tensor_format_hooked)
+                         symbolic_tensor_repr, symbolic_tensor_text, symbolic_tensor_type_names,
+                         tensor_format_hooked)
 from .keras_state import (changed_flags, logs_averaged_across_replicas, model_strategy, ran_since, run_marker, trainable_flags,
                           train_function_traced, trained_model, unwatch_trainable, watch_trainable)
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook

@@ -42,6 +42,22 @@ def symbolic_tensor_repr() -> "re.Pattern | None":
         return None
 
 
+@functools.lru_cache(maxsize=1)
+def symbolic_tensor_text() -> "re.Pattern | None":
+    """A regex of the text Python formatting makes of a graph tensor (``str``, an f-string:
+    ``Tensor("x:0", shape=(), dtype=string)``), from one made in a scratch graph; None when it
+    cannot be made."""
+    try:
+        with tf.Graph().as_default():
+            text = str(tf.compat.v1.placeholder(tf.float32, [], name="tfdebug_probe"))
+        prefix, found, rest = text.partition("tfdebug_probe:0")
+        after = rest[:rest.find("(") + 1] if "(" in rest else rest[:2]
+        return re.compile(re.escape(prefix) + r"[^\s\"']+:\d+" + re.escape(after)) \
+            if found and prefix and after else None
+    except Exception:  # noqa: BLE001 - another format: no pattern, no claim
+        return None
+
+
 def _symbolic_tensor_class():
     try:
         from tensorflow.python.framework.ops import SymbolicTensor  # TF >= 2.14
