@@ -14,6 +14,7 @@ import tensorflow as tf
 
 from conftest import ROOT, end_to_end_cases, raised_by
 
+import tfdebug
 from tfdebug import lint
 diagnose_module = importlib.import_module("tfdebug.diagnosis")
 diagnose = diagnose_module.diagnose
@@ -826,3 +827,65 @@ def test_a_users_own_message_quoting_a_graph_tensor_is_not_string_format():
     d = diagnose(raised_by(_scope_named_earlier, tf.ones([3])))
     assert d is not None and d.line == _line(_scope_named_earlier, "# <- earlier")
     assert d.recipe is None or d.recipe.id != "TFD179", d
+
+
+def _merge_call_in_a_cond():
+    """An optimizer update (a cross-replica merge point) inside a tf.cond branch of a
+    replica function: tf.distribute refuses it, below Keras' and TensorFlow's filters."""
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0"])
+    with strategy.scope():
+        weight = tf.Variable(1.0)
+        optimizer = tf.keras.optimizers.SGD(0.1)
+
+    def update():
+        optimizer.apply_gradients([(tf.ones([]), weight)])  # <- merge point
+        return tf.constant(0)
+
+    @tf.function
+    def step(x):
+        return strategy.run(lambda x: tf.cond(x > 0, update, lambda: tf.constant(0)), args=(x,))
+
+    return raised_by(step, tf.constant(1.0)), update
+
+
+def test_the_raise_site_a_traceback_filter_dropped_is_read_while_a_scope_keeps_it():
+    """TensorFlow's and Keras' filters cut tf.distribute's frames from the traceback; inside
+    ``explain()`` the dropped frames are kept, so the raise site gives the category. The
+    user's traceback is the filtered one either way."""
+    from tfdebug import _tf
+    from tfdebug._extract import tb_frames
+
+    filtered, update = _merge_call_in_a_cond()  # no scope: the filtered traceback is all there is
+    assert not any("/tensorflow/python/distribute/" in f.f_code.co_filename for f, _ in tb_frames(filtered))
+    d = diagnose(filtered)
+    assert d is not None and d.line == _line(update, "# <- merge point"), d
+    with tfdebug.explain():
+        kept, update = _merge_call_in_a_cond()
+        d = diagnose(kept)
+        assert d is not None and d.line == _line(update, "# <- merge point") and d.category == "distribute", d
+        shown = [frame.f_code.co_filename for frame, _ in _walk(kept.__traceback__)]
+        assert not any("/tensorflow/python/distribute/" in f for f in shown)  # the user's view
+        assert any("/tensorflow/python/distribute/" in f.f_code.co_filename for f, _ in tb_frames(kept))
+    assert not _tf.tracebacks._kept and _tf.tracebacks._installed["count"] == 0
+
+
+def _walk(tb):
+    while tb is not None:
+        yield tb.tb_frame, tb.tb_lineno
+        tb = tb.tb_next
+
+
+def test_keeping_dropped_frames_nests_and_puts_the_filters_back():
+    from tensorflow.python.util import traceback_utils
+
+    from tfdebug import _tf
+
+    original = traceback_utils._process_traceback_frames
+    assert _tf.record_hidden_frames() and _tf.record_hidden_frames()
+    assert traceback_utils._process_traceback_frames is not original
+    _tf.stop_recording_hidden_frames()
+    assert traceback_utils._process_traceback_frames is not original  # one still recording
+    _tf.stop_recording_hidden_frames()
+    assert traceback_utils._process_traceback_frames is original
+    _tf.stop_recording_hidden_frames()  # one too many: nothing happens
+    assert traceback_utils._process_traceback_frames is original

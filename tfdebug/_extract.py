@@ -268,6 +268,11 @@ def _file_tags(files) -> set[str]:
 # -- extraction --------------------------------------------------------------------------
 
 def tb_frames(exc: BaseException) -> list[tuple[object, int]]:
+    """``(frame, lineno)`` of ``exc``'s traceback, outermost first, with the frames
+    TensorFlow's and Keras' filters dropped put back when a tfdebug scope kept them."""
+    kept = sys.modules.get("tfdebug._tf.tracebacks")
+    if kept is not None:
+        return kept.unfiltered_frames(exc)
     out, tb = [], getattr(exc, "__traceback__", None)
     while tb is not None and len(out) < 2000:
         out.append((tb.tb_frame, tb.tb_lineno))

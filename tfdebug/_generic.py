@@ -113,25 +113,30 @@ def _library_stretches(extracted):
     one out; once a user frame is reached, outer exceptions are not TensorFlow's check."""
     for exc in reversed(extracted.chain):
         stack = getattr(getattr(exc, "ag_error_metadata", None), "translated_stack", None) or ()
-        frames = [(getattr(fs, "filename", None), str(getattr(fs, "function_name", "") or ""))
-                  for fs in list(stack)[:200]]
-        if not frames:
-            tb, frames = getattr(exc, "__traceback__", None), []
-            while tb is not None and len(frames) < 2000:
-                frames.append((tb.tb_frame.f_code.co_filename, tb.tb_frame.f_code.co_name))
-                tb = tb.tb_next
-            frames.reverse()
-        stretch, reached_user = [], False
-        for filename, function in frames:
-            module = library_module(filename)
-            if not module:
-                reached_user = True  # a user (or generated) frame: what called it is not
-                break                # TensorFlow's check
-            stretch.append((module, function))
+        translated = [(getattr(fs, "filename", None), str(getattr(fs, "function_name", "") or ""))
+                      for fs in list(stack)[:200]]
+        # AutoGraph's stack maps generated code back to the user's, but was taken from a
+        # traceback a filter may have cut; the traceback with the frames the filters
+        # dropped put back (when kept) can reach deeper, down to the raise site
+        traced = [(frame.f_code.co_filename, frame.f_code.co_name) for frame, _ in reversed(tb_frames(exc))]
+        stretch, reached_user = max((_stretch(frames) for frames in (translated, traced) if frames),
+                                    key=lambda found: len(found[0]), default=([], False))
         if stretch:
             yield stretch
         if reached_user:
             return
+
+
+def _stretch(frames) -> tuple[list, bool]:
+    """(the library frames before the first user or generated frame, whether one was
+    reached) of ``frames``, innermost first."""
+    stretch = []
+    for filename, function in frames:
+        module = library_module(filename)
+        if not module:
+            return stretch, True  # a user (or generated) frame: what called it is not TF's check
+        stretch.append((module, function))
+    return stretch, False
 
 
 def _python_call_on_symbolic_tensor(extracted) -> bool:

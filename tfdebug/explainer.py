@@ -23,7 +23,7 @@ import os
 import sys
 import threading
 
-from ._scope import Scope
+from ._scope import Scope, run_all
 
 log = logging.getLogger("tfdebug")
 
@@ -114,17 +114,21 @@ class explain(Scope):  # noqa: N801 - used like a function: ``with tfdebug.expla
 
     def _enter(self):
         from . import _tf
-        return _tf.record_declines()  # AutoGraph's declines, recorded while tracing
+        # AutoGraph's declines, recorded while tracing; the frames TF's filters drop
+        return _tf.record_declines(), _tf.record_hidden_frames()
 
     def _exit(self, token, exc):
         __tracebackhide__ = True
-        if token:
+        try:
+            if exc is None or not isinstance(exc, Exception):
+                return None
+            target, _ = annotate(exc)  # while the dropped frames are still kept
+            return target  # the user's own exception where AutoGraph raised StagingError
+        finally:
             from . import _tf
-            _tf.stop_recording_declines()
-        if exc is None or not isinstance(exc, Exception):
-            return
-        target, _ = annotate(exc)
-        return target  # the user's own exception where AutoGraph raised StagingError
+            declines, frames = token
+            run_all(lambda: declines and _tf.stop_recording_declines(),
+                    lambda: frames and _tf.stop_recording_hidden_frames())
 
 
 # -- global hooks ----------------------------------------------------------------------------
@@ -273,6 +277,8 @@ def install(shell=None) -> dict:
             from . import _tf
             if _tf.record_declines():
                 _saved["autograph"] = True
+            if _tf.record_hidden_frames():
+                _saved["frames"] = True
     return replaced
 
 
@@ -295,6 +301,9 @@ def uninstall() -> None:
         if _saved.pop("autograph", None):
             from . import _tf
             _tf.stop_recording_declines()
+        if _saved.pop("frames", None):
+            from . import _tf
+            _tf.stop_recording_hidden_frames()
         if "ipython" in _saved:
             shell, exceptions, custom_tb = _saved.pop("ipython")
             try:

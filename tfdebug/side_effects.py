@@ -118,12 +118,14 @@ class side_effect_guard(Scope):
             _tf.remove_tensor_format_hook(state.on_format)
             raise
         state.declines = _tf.record_declines()  # for the explainer: AutoGraph's reasons
+        state.hidden_frames = _tf.record_hidden_frames()  # ... and TensorFlow's raise sites
         return state
 
     def _exit(self, state, exc) -> None:
         run_all(lambda: tracing.unsubscribe(state.on_trace),
                 lambda: _tf.remove_tensor_format_hook(state.on_format),
-                lambda: state.declines and _tf.stop_recording_declines())
+                lambda: state.declines and _tf.stop_recording_declines(),
+                lambda: state.hidden_frames and _tf.stop_recording_hidden_frames())
 
     # -- reporting ----------------------------------------------------------------------
 

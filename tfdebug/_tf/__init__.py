@@ -35,12 +35,14 @@ from .trace_hook import (HookRefusal, evict_concrete, install_trace_hook, redire
                          restore_trace_caches, trace_caches_redirected, trace_hook_available,
                          trace_hook_installed, trace_parameters, trace_uses_xla,
                          traced_python_function, uninstall_trace_hook)
+from .tracebacks import record_hidden_frames, stop_recording_hidden_frames, unfiltered_frames
 from .versions import SUPPORTED, tf_version, version_supported, warn_once
 
 __all__ = [
     "SUPPORTED", "Decline", "library_caller", "calls_since_trace", "stats_key", "HookRefusal", "changed_flags", "ran_since", "run_marker",
     "unwatch_trainable", "watch_trainable", "declined_function", "record_declines",
-    "recorded_decline", "stop_recording_declines",
+    "recorded_decline", "stop_recording_declines", "record_hidden_frames",
+    "stop_recording_hidden_frames", "unfiltered_frames",
     "add_tensor_format_hook", "autograph_origin", "autograph_source_maps", "converted_target",
     "data_debug_mode", "data_debug_mode_scopable", "describe_trace_type",
     "do_not_convert_instance", "evict_concrete", "frame_origin", "failed_function_call", "function_target",
