@@ -254,8 +254,39 @@ def test_no_autograph_at_all_or_keras_calling_a_layer_is_not_a_library_callback(
     d = _diagnosis(_through_nest_without_autograph, {"a": tf.constant([8.0])})
     assert d.category == "tensor-as-bool" and d.autograph == "", d
     d = _diagnosis(_through_keras, tf.ones([2]))  # Keras 3 calls layers without AutoGraph
-    assert d.category == "tensor-as-bool" and d.autograph == "", d
+    assert d.category == "tensor-as-bool" and d.recipe.id != "TFD124", d
     assert d.line == _line_of(Gate.call, "# <- keras")
+
+
+class Warmup(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.dense = tf.keras.layers.Dense(1)
+
+    def call(self, x):
+        return self.dense(x)
+
+    def train_step(self, data):
+        x, y = data
+        if self.optimizer.iterations < 5:  # <- step
+            pass
+        return {"loss": tf.reduce_mean(self(x) - y)}
+
+
+def test_keras_calling_user_code_in_a_trace_is_said_with_the_symptom():
+    """Keras 3 runs its step under do_not_convert and AutoGraph runs a Keras layer as-is:
+    the user's code Keras calls back is never converted. The symptom's category stays (Keras
+    means it), AutoGraph's side is shown: which Keras code ran it as-is."""
+    d = _diagnosis(_through_keras, tf.ones([2]))
+    assert "called by Keras" in d.autograph and "ran unconverted" in d.autograph, d
+    model = Warmup()
+    model.compile(optimizer="sgd")
+    d = _diagnosis(lambda: model.fit(tf.ones([4, 2]), tf.ones([4, 1]), verbose=0))
+    assert d.category == "tensor-as-bool" and d.line == _line_of(Warmup.train_step, "# <- step"), d
+    assert "do_not_convert" in d.autograph and "Warmup.train_step" in d.autograph, d
+    # a layer built by Keras outside any trace (an Input): no AutoGraph decision involved
+    d = _diagnosis(lambda: tf.keras.Sequential([tf.keras.Input((2,)), Gate()]))
+    assert d.category == "tensor-as-bool" and d.autograph == "", d
 
 
 # -- the recorder: AutoGraph's fallback, at trace time only ------------------------------------

@@ -341,7 +341,10 @@ def _autograph_declined(extracted: Extracted, recipe, location: Location | None)
     if decline is None and "keras-call" not in extracted.tags:
         decline = _tf.library_caller(extracted.chain, is_user)
     if decline is None:
-        return None
+        # Keras calls the user's code without AutoGraph by design (its step is marked
+        # do_not_convert): the symptom's recipe explains it; AutoGraph's side is the context
+        keras = _tf.keras_caller(extracted.chain, is_user)
+        return (recipe, None, keras.reason) if keras is not None else None
     # A recipe that knows AutoGraph's words (a lambda sharing its line) fits best.
     known = [r for r in recipebook.match(("UnsupportedLanguageElementError",), decline.reason)
              if r.category == "autograph-conversion"]

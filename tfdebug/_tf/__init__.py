@@ -13,7 +13,7 @@ from .autograph import (autograph_origin, autograph_source_maps, converted_targe
                         do_not_convert_instance, frame_origin, is_generated_file, mapped_location,
                         is_python_len, raised_in_tensor_branch)
 from .calls import calls_since_trace, stats_key
-from .conversion import (Decline, declined_function, library_caller, record_declines, recorded_decline,
+from .conversion import (Decline, declined_function, keras_caller, library_caller, record_declines, recorded_decline,
                          stop_recording_declines)
 from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eagerly,
                     inside_function, set_data_debug_mode, set_functions_run_eagerly)
@@ -39,7 +39,7 @@ from .tracebacks import record_hidden_frames, stop_recording_hidden_frames, unfi
 from .versions import SUPPORTED, tf_version, version_supported, warn_once
 
 __all__ = [
-    "SUPPORTED", "Decline", "library_caller", "calls_since_trace", "stats_key", "HookRefusal", "changed_flags", "ran_since", "run_marker",
+    "SUPPORTED", "Decline", "keras_caller", "library_caller", "calls_since_trace", "stats_key", "HookRefusal", "changed_flags", "ran_since", "run_marker",
     "unwatch_trainable", "watch_trainable", "declined_function", "record_declines",
     "recorded_decline", "stop_recording_declines", "record_hidden_frames",
     "stop_recording_hidden_frames", "unfiltered_frames",

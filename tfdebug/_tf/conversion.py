@@ -328,6 +328,68 @@ def _called_back(symptom, is_user) -> Decline | None:
     return None
 
 
+def keras_caller(chain, is_user) -> Decline | None:
+    """The innermost user function of ``chain`` ran as plain Python because Keras called it
+    inside a trace: Keras 3 runs its train/test/predict step under
+    ``tf.autograph.experimental.do_not_convert``, and AutoGraph runs a Keras object a user's
+    converted code calls as-is (Keras is a library), so the ``call``, ``train_step``, loss or
+    metric Keras calls back is never converted. Read from the live callers (``f_back``): user
+    and Keras frames, with at least one Keras frame, up to the ``do_not_convert`` wrapper or
+    to AutoGraph's ``converted_call`` of a Keras callable. None otherwise (code AutoGraph
+    converted, or Keras building a model outside any trace)."""
+    for exc in reversed(chain):  # the innermost exception holds the failing frame
+        users = [frame for frame, _ in _frames_of(exc) if is_user(frame.f_code.co_filename)]
+        if users:
+            return _keras_called(users[-1], is_user)
+    return None
+
+
+def _do_not_convert_code():
+    try:
+        from tensorflow.python.autograph.impl import api
+        return api.do_not_convert(lambda: None).__code__  # every wrapper it makes runs this
+    except Exception:  # noqa: BLE001 - another AutoGraph: no wrapper known, no claim
+        return None
+
+
+def _is_keras(filename: str) -> bool:
+    return "/keras/" in filename.replace(os.sep, "/") and "/tfdebug/" not in filename
+
+
+def _keras_called(symptom, is_user) -> Decline | None:
+    if is_generated_file(symptom.f_code.co_filename):
+        return None
+    wrapper, caller, keras, step = _do_not_convert_code(), symptom.f_back, None, None
+    for _ in range(400):
+        if caller is None or is_generated_file(caller.f_code.co_filename):
+            return None
+        filename, code = caller.f_code.co_filename, caller.f_code
+        if keras is None and _is_keras(filename):  # the Keras code nearest the user's
+            module = caller.f_globals.get("__name__", "") if caller.f_globals else ""
+            keras = f"{module}.{code.co_name}" if module else code.co_name
+        if step is None and wrapper is not None and code is wrapper:
+            step = _local(caller, "func")  # what do_not_convert wrapped (Keras' or a user's)
+        elif filename.endswith(os.sep + _API) and code.co_name == "converted_call" or \
+                _TRACING in filename.replace(os.sep, "/"):
+            break  # AutoGraph's call of what it ran as-is, or the trace itself: the decision
+        if step is not None and keras is not None:
+            break
+        caller = caller.f_back
+    if keras is None:
+        return None  # no Keras frame: the user's own do_not_convert, or another library
+    if step is not None:
+        name = getattr(step, "__qualname__", None) or "its step"
+        calls = "neither it nor the code it calls" if symptom.f_code in codes_of(step) else \
+            f"none of the code it calls, {symptom.f_code.co_name} included"
+        return _decline(symptom.f_code, "keras-call", f"Keras runs {name} under "
+                        f"@tf.autograph.experimental.do_not_convert: AutoGraph converts {calls}")
+    return _decline(symptom.f_code, "keras-call", f"{symptom.f_code.co_name} was called by Keras "
+                    f"({keras}), which AutoGraph runs as-is, so it ran unconverted")
+
+
+_TRACING = "/tensorflow/python/eager/polymorphic_function/"
+
+
 # -- at trace time: the declines as AutoGraph makes them -------------------------------------
 
 _recorded: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
