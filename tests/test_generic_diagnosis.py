@@ -889,3 +889,26 @@ def test_keeping_dropped_frames_nests_and_puts_the_filters_back():
     assert traceback_utils._process_traceback_frames is original
     _tf.stop_recording_hidden_frames()  # one too many: nothing happens
     assert traceback_utils._process_traceback_frames is original
+
+
+def _has_substring(city):
+    return "lm" in city  # <- search
+
+
+@tf.function
+def _value_in_list(x):
+    if x in [1, 2]:  # <- element
+        return x
+    return -x
+
+
+def test_membership_in_a_graph_tensor_is_tensor_iteration():
+    """Python searches the right side of ``in`` by iterating it: a graph tensor there (read
+    from the frame) refuses; a tensor on the left of ``in [...]`` is a bool test instead."""
+    exc = raised_by(lambda: list(tf.data.Dataset.from_tensor_slices(["Ottawa"]).map(_has_substring)))
+    d = diagnose(exc)
+    assert d is not None and d.recipe.id == "TFD108" and d.category == "tensor-iteration", d
+    assert d.line == _line(_has_substring, "# <- search")
+    d = diagnose(raised_by(_value_in_list, tf.constant(1)))
+    assert d is not None and d.category == "tensor-as-bool" and d.recipe.id != "TFD108", d
+    assert "in-graph-tensor" not in diagnose_module.extract(raised_by(lambda: 1 in 2)).tags

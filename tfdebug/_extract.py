@@ -471,8 +471,8 @@ def extract(exc: BaseException) -> Extracted:
     if keras_call_tf_function(frames_by_exc.get(id(exc), ())) is not None:
         tags.add("keras-call-tf-function")
     site, user_raised = _raise_site(chain, frames_by_exc)
-    if first is not None and not user_raised and _formatted_graph_tensor(exc, messages, first):
-        tags.add("formats-graph-tensor")
+    if first is not None and not user_raised:
+        tags |= _frame_tags(exc, chain, messages, first)
     if "tensorflow" in sys.modules:
         tags |= _state_tags(chain, messages, frames_by_exc, tags, user_raised)
     return Extracted(chain=chain, class_names=tuple(class_names_of(e) for e in chain),
@@ -602,23 +602,33 @@ def _state_tags(chain, messages, frames_by_exc, tags, user_raised: bool) -> set[
     return out
 
 
-def _formatted_graph_tensor(exc: BaseException, messages, location: Location) -> bool:
-    """A message quotes the text Python formatting makes of a graph tensor, and the user's
-    line formats a graph tensor into a string: the string was built while tracing, from
-    the placeholder (``tf.name_scope(f"step{i}")``, a path, a dict key)."""
-    if "tensorflow" not in sys.modules or not any('("' in m for m in messages):
-        return False
+def _frame_tags(exc: BaseException, chain, messages, location: Location) -> set[str]:
+    """Tags read from the user's frame at ``location`` (its values, not only its text):
+    ``formats-graph-tensor`` when a message quotes the text Python formatting makes of a
+    graph tensor and the line formats one into a string (a scope name, a path, a dict key
+    built from the placeholder while tracing); ``in-graph-tensor`` when Python refused to
+    search a graph tensor the line tests membership in (``"lm" in t``)."""
+    if "tensorflow" not in sys.modules:
+        return set()
     from . import _tf
-    from ._operands import formats_graph_tensor, user_frame  # reads the user's frame
 
-    text = _tf.symbolic_tensor_text()
-    if text is None or not any(text.search(m[-200_000:]) for m in messages):
-        return False
+    text = _tf.symbolic_tensor_text() if any('("' in m for m in messages) else None
+    quoted = text is not None and any(text.search(m[-200_000:]) for m in messages)
+    refused = any(isinstance(e, TypeError) and "not iterable" in m[-2000:] for e, m in zip(chain, messages))
+    if not (quoted or refused):
+        return set()
+    from ._operands import formats_graph_tensor, searches_graph_tensor, user_frame  # reads the frame
+
+    out = set()
     try:
         frame = user_frame(exc, location.file, location.line)
-        return formats_graph_tensor(frame, location.file, location.line)
+        if quoted and formats_graph_tensor(frame, location.file, location.line):
+            out.add("formats-graph-tensor")
+        if refused and searches_graph_tensor(frame, location.file, location.line):
+            out.add("in-graph-tensor")
     except Exception:  # noqa: BLE001 - an unreadable frame proves nothing
-        return False
+        pass
+    return out
 
 
 def _shape_indexes_known(exc: BaseException, location: Location) -> bool:

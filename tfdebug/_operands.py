@@ -110,6 +110,23 @@ def formats_graph_tensor(frame, file: str, line: int) -> bool:
     return False
 
 
+def searches_graph_tensor(frame, file: str, line: int) -> bool:
+    """True when the user's ``line`` tests membership (``a in t``, ``a not in t``) in a
+    value a name (or attribute chain) holds as a graph tensor in ``frame``: Python then
+    iterates the tensor to search it."""
+    tree = module_tree(file)
+    stmt = statement_at(tree, line) if tree is not None and frame is not None else None
+    if stmt is None:
+        return False
+    for node in line_nodes(stmt, line):
+        if isinstance(node, ast.Compare):
+            for op, right in zip(node.ops, node.comparators):
+                if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, (ast.Name, ast.Attribute)) \
+                        and _tf.is_symbolic(_resolve(right, frame)):
+                    return True
+    return False
+
+
 def _index(node: ast.AST) -> int | None:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value

@@ -68,6 +68,7 @@ TAGS = (
     "library-callback",        # library code called the failing user function back inside converted code
     "handle-invariant",        # a TensorArray/TensorList loop variable was given a non-scalar shape invariant
     "formats-graph-tensor",    # the user's line formatted a graph tensor into a string the message quotes
+    "in-graph-tensor",         # the user's line tests membership in a graph tensor (`a in t`)
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnosis.py's locators).
 LOCATORS = ("append-in-loop", "variable-initializer", "cast-binding", "set-seed", "yield", "py-function", "keras-call-tf-function",
