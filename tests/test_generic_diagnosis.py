@@ -912,3 +912,30 @@ def test_membership_in_a_graph_tensor_is_tensor_iteration():
     d = diagnose(raised_by(_value_in_list, tf.constant(1)))
     assert d is not None and d.category == "tensor-as-bool" and d.recipe.id != "TFD108", d
     assert "in-graph-tensor" not in diagnose_module.extract(raised_by(lambda: 1 in 2)).tags
+
+
+@tf.function
+def _activation_chosen_under_tensor_if(x):
+    activation = tf.identity
+    if tf.reduce_sum(x) > 0:  # <- staged if
+        activation = tf.nn.relu
+    return activation(x)
+
+
+@tf.function
+def _returns_a_function(x):
+    return tf.nn.relu  # <- returned
+
+
+def test_a_python_object_a_staged_statement_assigns_is_its_mismatch():
+    """TensorFlow's output check names the function it traced: AutoGraph's tf.cond branch
+    (a variable the tensor ``if`` assigns) or a while body (a loop variable); a tf.function
+    returning a Python object is not one of them."""
+    d = diagnose(raised_by(_activation_chosen_under_tensor_if, tf.ones([2])))
+    assert d is not None and d.recipe.id == "TFD163" and d.category == "branch-mismatch", d
+    assert d.line == _line(_activation_chosen_under_tensor_if, "# <- staged if")
+    exc = raised_by(_returns_a_function, tf.ones([2]))
+    tags = diagnose_module.extract(exc).tags
+    assert "if-output" not in tags and "loop-output" not in tags
+    d = diagnose(exc)
+    assert d is not None and d.recipe.id not in ("TFD163", "TFD164"), d

@@ -591,6 +591,9 @@ def _state_tags(chain, messages, frames_by_exc, tags, user_raised: bool) -> set[
         out.add("eager-switch")  # the user asked for eager functions; tf.data ignores it
     if _tf.handle_refused_by_invariant(chain):
         out.add("handle-invariant")
+    staged = _tf.staged_statement_output(chain)
+    if staged is not None:
+        out.add(f"{staged}-output")  # a variable a staged if / loop assigns is not a tensor
     if any("OperatorNotAllowedInGraphError" in class_names_of(e) for e in chain) and \
             _tf.library_caller(chain, is_user) is not None:
         out.add("library-callback")

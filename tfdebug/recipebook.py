@@ -68,6 +68,8 @@ TAGS = (
     "library-callback",        # library code called the failing user function back inside converted code
     "handle-invariant",        # a TensorArray/TensorList loop variable was given a non-scalar shape invariant
     "formats-graph-tensor",    # the user's line formatted a graph tensor into a string the message quotes
+    "if-output",               # a variable an `if` AutoGraph staged as tf.cond assigns is not a tensor
+    "loop-output",             # a variable a loop AutoGraph staged as tf.while_loop assigns is not a tensor
     "in-graph-tensor",         # the user's line tests membership in a graph tensor (`a in t`)
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnosis.py's locators).

@@ -250,21 +250,45 @@ def refused_tensor_origin(chain) -> list[tuple[str, int, str]]:
     return _creation_stack(op) if op is not None else []
 
 
-def refused_return_value(chain):
-    """The value a tf.function returned that TensorFlow could not make a graph output.
+def _output_check_frame(chain):
+    """The frame of ``convert`` (framework/func_graph.py), TensorFlow's check that a traced
+    Python function's outputs are tensors, when it raised "must return zero or more Tensors";
+    None when no such frame is in the traceback (another layout), or TensorFlow is outside
+    2.16-2.21."""
+    from .tracebacks import unfiltered_frames
 
-    ``convert`` (framework/func_graph.py) holds it as ``x`` when it raises "must return zero
-    or more Tensors"; None when no such frame is in the traceback (another layout), or
-    TensorFlow is outside 2.16-2.21.
-    """
     for exc in chain if version_supported() else ():
-        tb = getattr(exc, "__traceback__", None)
-        while tb is not None:
-            code = tb.tb_frame.f_code
+        for frame, _ in unfiltered_frames(exc):
+            code = frame.f_code
             if code.co_name == "convert" and _file_tail(code.co_filename) == "framework/func_graph.py":
-                return tb.tb_frame.f_locals.get("x")
-            tb = tb.tb_next
+                return frame
     return None
+
+
+def refused_return_value(chain):
+    """The value a traced function returned that TensorFlow could not make a graph output
+    (``convert`` holds it as ``x``), or None."""
+    frame = _output_check_frame(chain)
+    return frame.f_locals.get("x") if frame is not None else None
+
+
+# AutoGraph's staged statements (autograph/operators/control_flow.py) trace their bodies as
+# functions whose outputs are the variables the statement assigns: the branches of an ``if``
+# on a tensor, the body of a ``while``/``for`` on one.
+# A while_loop's body (AutoGraph's or the user's) is traced inside while_v2's wrapper.
+_STAGED_BODIES = {("tensorflow.python.autograph.operators.control_flow", "_tf_if_stmt"): "if",
+                  ("tensorflow.python.autograph.operators.control_flow", "_tf_while_stmt"): "loop",
+                  ("tensorflow.python.ops.while_v2", "while_loop"): "loop"}
+
+
+def staged_statement_output(chain) -> str | None:
+    """"if" / "loop" when the traced function whose output TensorFlow refused is the body of
+    a staged ``if`` on a tensor (AutoGraph's tf.cond branches) or of a while loop (so the
+    refused value is a variable that statement assigns), else None."""
+    frame = _output_check_frame(chain)
+    function = frame.f_locals.get("python_func") if frame is not None else None
+    outer = str(getattr(function, "__qualname__", "")).split(".<locals>")[0]
+    return _STAGED_BODIES.get((getattr(function, "__module__", None), outer))
 
 
 # Where a trace starts (inputs become placeholders, then the Python function runs).
