@@ -9,6 +9,7 @@ import importlib
 import json
 import os
 
+import numpy as np
 import pytest
 import tensorflow as tf
 
@@ -939,3 +940,27 @@ def test_a_python_object_a_staged_statement_assigns_is_its_mismatch():
     assert "if-output" not in tags and "loop-output" not in tags
     d = diagnose(exc)
     assert d is not None and d.recipe.id not in ("TFD163", "TFD164"), d
+
+
+def _as_int32(value):
+    return np.int32(value)
+
+
+def _as_float32(value):
+    return np.float32(value)
+
+
+def _two_numpy_functions(x):
+    good = tf.numpy_function(_as_float32, [x], tf.float32)
+    bad = tf.numpy_function(_as_int32, [x], tf.int64)  # <- wrong Tout
+    return good, bad
+
+
+def test_a_py_function_op_is_blamed_at_the_call_given_the_function_its_token_names():
+    """The run-time message names the op's token (``pyfunc_1``); TensorFlow's registry holds
+    the function for it, so the call given that function is blamed, not the first such call."""
+    dataset = tf.data.Dataset.from_tensor_slices([1.0]).map(_two_numpy_functions)
+    exc = raised_by(lambda: list(dataset))
+    d = diagnose(exc)
+    assert d is not None and d.recipe.id == "TFD182", d
+    assert d.line == _line(_two_numpy_functions, "# <- wrong Tout")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 
 from ._extract import Location, is_user, keras_call_tf_function, library_module, message_locations, user_files
 from ._source import (assigned_names, builtin_cast_binding, calls_in, constructor_binding, dotted_tail,
@@ -241,6 +242,12 @@ def _locate_return_value(extracted, location, frames):
 
 
 def _locate_py_function(extracted, location, frames):
+    """The ``tf.py_function`` / ``tf.numpy_function`` call that made the op: the one given the
+    function TensorFlow's registry holds for the token the message names, else the first
+    such call in the user's files."""
+    given = _registered_call(extracted)
+    if given is not None:
+        return given
     for filename in user_files(extracted)[:8]:
         tree = module_tree(filename)
         call = first_call(tree, PY_FUNCTION_LEAVES) if tree is not None else None
@@ -250,6 +257,27 @@ def _locate_py_function(extracted, location, frames):
             return Location(filename, call.lineno, name)
     return None
 
+
+
+def _registered_call(extracted) -> Location | None:
+    if "tensorflow" not in sys.modules:
+        return None
+    from . import _tf
+
+    function = next((f for f in map(_tf.registered_py_function, extracted.messages) if f is not None), None)
+    name = getattr(function, "__name__", None)
+    if not name or name == "<lambda>":
+        return None
+    calls = []
+    for filename in user_files(extracted)[:8]:
+        tree = module_tree(filename)
+        for called, call in (source_index(tree).call_names if tree is not None else ()):
+            given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "func"), None)
+            if called.rsplit(".", 1)[-1] in PY_FUNCTION_LEAVES and given is not None \
+                    and dotted_tail(given).rsplit(".", 1)[-1] == name:
+                function_node = enclosing_function(tree, call.lineno)
+                calls.append(Location(filename, call.lineno, getattr(function_node, "name", "<module>")))
+    return calls[0] if len(calls) == 1 else None
 
 
 def _locate_shape_invariants(extracted, location, frames):

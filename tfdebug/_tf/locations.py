@@ -350,3 +350,21 @@ def leaked_graph_tensor(chain) -> bool:
                 return False
             tb = tb.tb_next
     return failed_function_call(chain[0]) is None if chain else False
+
+
+_PYFUNC_TOKEN = re.compile(r"\bpyfunc_\d+\b")
+
+
+def registered_py_function(message: str):
+    """The Python function of the ``tf.py_function`` / ``tf.numpy_function`` op a message
+    names by its token (``pyfunc_0``): TensorFlow's registry (``script_ops._py_funcs``) maps
+    it while the op's graph lives. None when the message names none or it is gone."""
+    found = _PYFUNC_TOKEN.search(message[-20_000:]) if isinstance(message, str) else None
+    if found is None:
+        return None
+    try:
+        from tensorflow.python.ops import script_ops
+        function = script_ops._py_funcs.get(found.group(0))
+    except Exception:  # noqa: BLE001 - another layout: no registry, no claim
+        return None
+    return getattr(function, "_func", function)  # py_function wraps it in an EagerFunc
