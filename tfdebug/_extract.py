@@ -610,7 +610,9 @@ def _frame_tags(exc: BaseException, chain, messages, location: Location) -> set[
     ``formats-graph-tensor`` when a message quotes the text Python formatting makes of a
     graph tensor and the line formats one into a string (a scope name, a path, a dict key
     built from the placeholder while tracing); ``in-graph-tensor`` when Python refused to
-    search a graph tensor the line tests membership in (``"lm" in t``)."""
+    search a graph tensor the line tests membership in (``"lm" in t``); ``per-replica-value``
+    when a message names the class of a per-replica value a name at the line holds (the
+    replicas' values used where one value is needed, outside ``strategy.run``)."""
     if "tensorflow" not in sys.modules:
         return set()
     from . import _tf
@@ -618,9 +620,11 @@ def _frame_tags(exc: BaseException, chain, messages, location: Location) -> set[
     text = _tf.symbolic_tensor_text() if any('("' in m for m in messages) else None
     quoted = text is not None and any(text.search(m[-200_000:]) for m in messages)
     refused = any(isinstance(e, TypeError) and "not iterable" in m[-2000:] for e, m in zip(chain, messages))
-    if not (quoted or refused):
+    distributed = "tensorflow.python.distribute.values" in sys.modules
+    if not (quoted or refused or distributed):
         return set()
-    from ._operands import formats_graph_tensor, searches_graph_tensor, user_frame  # reads the frame
+    from ._operands import (formats_graph_tensor, per_replica_names, searches_graph_tensor,
+                            user_frame)  # reads the frame
 
     out = set()
     try:
@@ -629,6 +633,10 @@ def _frame_tags(exc: BaseException, chain, messages, location: Location) -> set[
             out.add("formats-graph-tensor")
         if refused and searches_graph_tensor(frame, location.file, location.line):
             out.add("in-graph-tensor")
+        if distributed and any(re.search(rf"\b{name}\b", m[-200_000:])
+                               for name in per_replica_names(frame, location.file, location.line)
+                               for m in messages):
+            out.add("per-replica-value")
     except Exception:  # noqa: BLE001 - an unreadable frame proves nothing
         pass
     return out

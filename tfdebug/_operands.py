@@ -127,6 +127,19 @@ def searches_graph_tensor(frame, file: str, line: int) -> bool:
     return False
 
 
+def per_replica_names(frame, file: str, line: int) -> set[str]:
+    """Class names of the per-replica values (``tf.distribute.DistributedValues`` that are not
+    variables: ``PerReplica``, ``Mirrored``) that names at the user's ``line`` hold in
+    ``frame``: values of one strategy's replicas, used where one value is needed."""
+    tree = module_tree(file)
+    stmt = statement_at(tree, line) if tree is not None and frame is not None else None
+    if stmt is None:
+        return set()
+    return {type(value).__name__ for node in line_nodes(stmt, line)
+            if isinstance(node, (ast.Name, ast.Attribute))
+            and _tf.is_per_replica(value := _resolve(node, frame))}
+
+
 def _index(node: ast.AST) -> int | None:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value

@@ -23,6 +23,14 @@ def is_symbolic(value) -> bool:
         return False
 
 
+def is_per_replica(value) -> bool:
+    """True for a ``tf.distribute.DistributedValues`` that is not a variable (per-replica
+    values, mirrored values)."""
+    values = sys.modules.get("tensorflow.python.distribute.values")
+    kind = getattr(values, "DistributedValues", None)
+    return kind is not None and isinstance(value, kind) and not isinstance(value, tf.Variable)
+
+
 def symbolic_tensor_type_names() -> tuple[str, ...]:
     """The class names Python's own messages give a graph tensor (``'SymbolicTensor'``)."""
     cls = _symbolic_tensor_class()
