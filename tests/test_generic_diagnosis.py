@@ -964,3 +964,37 @@ def test_a_py_function_op_is_blamed_at_the_call_given_the_function_its_token_nam
     d = diagnose(exc)
     assert d is not None and d.recipe.id == "TFD182", d
     assert d.line == _line(_two_numpy_functions, "# <- wrong Tout")
+
+
+class MemoryNet(tf.keras.layers.Layer):
+    def build(self, input_shape):
+        self.memory = self.add_weight(shape=(4, input_shape[-1]), name="memory")
+
+    @tf.function
+    def attend(self, query, memory):
+        return tf.matmul(query, memory, transpose_b=True)
+
+    def call(self, x):
+        return self.attend(x, self.memory)  # <- keras argument
+
+
+@tf.function
+def _numpy_of_symbolic(x):
+    return np.sum(x)  # <- numpy
+
+
+def test_a_keras_object_a_tf_function_cannot_trace_is_keras_misuse_not_numpy():
+    """TensorFlow's trace-type builder read the argument as an array (``__array__``): the
+    NumPy call was TensorFlow's, on a Keras variable, not the user's; a user's NumPy call
+    on a symbolic tensor stays numpy-in-graph. (Outside a tfdebug scope TensorFlow's
+    filter has dropped the builder's frame: the diagnosis is then the message's.)"""
+    layer = MemoryNet()
+    layer.build((None, 8))
+    with tfdebug.explain():  # keeps the frames TensorFlow's filter drops: its raise site
+        d = diagnose(raised_by(tf.function(lambda x: layer(x)), tf.ones([2, 8])))
+    assert d is not None and d.recipe.id == "TFD186" and d.category == "keras-misuse", d
+    assert d.line == _line(MemoryNet.call, "# <- keras argument")
+    exc = raised_by(_numpy_of_symbolic, tf.ones([2]))
+    assert "keras-argument" not in diagnose_module.extract(exc).tags
+    d = diagnose(exc)
+    assert d is not None and d.category == "numpy-in-graph", d

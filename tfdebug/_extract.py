@@ -591,6 +591,10 @@ def _state_tags(chain, messages, frames_by_exc, tags, user_raised: bool) -> set[
         out.add("eager-switch")  # the user asked for eager functions; tf.data ignores it
     if _tf.handle_refused_by_invariant(chain):
         out.add("handle-invariant")
+    argument = _tf.refused_argument(chain)
+    if argument is not None and (getattr(type(argument), "__module__", "") or "").split(".")[0] \
+            in ("keras", "tf_keras"):
+        out.add("keras-argument")  # a tf.function given a Keras object it cannot trace
     staged = _tf.staged_statement_output(chain)
     if staged is not None:
         out.add(f"{staged}-output")  # a variable a staged if / loop assigns is not a tensor

@@ -70,6 +70,7 @@ TAGS = (
     "formats-graph-tensor",    # the user's line formatted a graph tensor into a string the message quotes
     "if-output",               # a variable an `if` AutoGraph staged as tf.cond assigns is not a tensor
     "loop-output",             # a variable a loop AutoGraph staged as tf.while_loop assigns is not a tensor
+    "keras-argument",          # a tf.function could not make a trace type of a Keras object argument
     "per-replica-value",       # the message names a per-replica value the user's line holds
     "in-graph-tensor",         # the user's line tests membership in a graph tensor (`a in t`)
 )

@@ -368,3 +368,21 @@ def registered_py_function(message: str):
     except Exception:  # noqa: BLE001 - another layout: no registry, no claim
         return None
     return getattr(function, "_func", function)  # py_function wraps it in an EagerFunc
+
+
+def refused_argument(chain):
+    """The argument value a tf.function could not make a trace type of: TensorFlow's
+    ``from_value`` (core/function/trace_type/trace_type_builder.py) holds it when the
+    exception passed through it (an object that looks like an array but is no tensor, such
+    as a Keras 3 variable, read with ``__array__`` while tracing). None otherwise."""
+    from .tracebacks import unfiltered_frames
+
+    for exc in chain if version_supported() else ():
+        found = None
+        for frame, _ in unfiltered_frames(exc):
+            code = frame.f_code
+            if code.co_name == "from_value" and _file_tail(code.co_filename) == "trace_type/trace_type_builder.py":
+                found = frame  # the innermost one: nested structures recurse
+        if found is not None:
+            return found.f_locals.get("value")
+    return None
