@@ -41,6 +41,7 @@ RECIPES = {
     "iterator": "TFD312",
 }
 IGNORE_COMMENT = "# tfdebug: ignore"
+_NOTHING: frozenset = frozenset()  # the usual allow=(): one object, not one per guard
 _ALLOWABLE = frozenset({*RECIPES, *RECIPES.values(), "trace-time-side-effect", "string-format",
                         "keras-training-flag", "distribute"})
 
@@ -100,7 +101,7 @@ class side_effect_guard(Scope):
             raise ValueError(f"side_effect_guard(allow=...) got unknown {unknown}; use effect "
                              f"kinds ({', '.join(RECIPES)}), recipe ids or categories")
         self.action = action
-        self.allow = frozenset(allow)
+        self.allow = frozenset(allow) if allow else _NOTHING
         self.follow_calls = follow_calls
         self.findings: list[report.Finding] = []
 
