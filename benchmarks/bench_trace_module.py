@@ -10,12 +10,17 @@ wall time: on a loaded machine wall time mostly measures waiting for a core.
 
 The first figure per size enters the scopes afresh for each sample (the default, kept as it
 was); the second enters them once for 5 first traces and times the 5 (per trace), as a
-program enters its scopes once and traces many functions inside. Both are printed.
+program enters its scopes once and traces many functions inside. Both are printed. Counted
+with gc.callbacks over 21 rounds of a 1-function module: in the default, a collection fell
+in 12 of 22 checked samples but 12 of 44 unchecked ones (each checked sample starts with the
+collector's count raised by the entry, 24 objects, and the previous sample's leftovers); per
+batch, 2 per sample on both sides. Without collections in the timed trace, the checks' own
+work is ~7-8 % of a first trace (0.3-0.4 ms: the side-effect walk, the logger's event).
 
 ``--collect`` runs a full garbage collection before each sample, on both sides. Without it,
 the collections that TensorFlow's own garbage (a traced graph is freed by the collector,
 ~0.4-0.7 ms a collection) makes every few samples land mostly in the checked traces: their
-scopes, entered afresh for each sample just before the clock starts, add ~100 objects to the
+scopes, entered afresh for each sample just before the clock starts, add objects to the
 collector's count, so its threshold is crossed inside the timed trace rather than in a later
 sample. A program enters its scopes once; with ``--collect`` a collection rarely falls in a
 timed trace on either side, and the ratio is about the checks' own work (their share of
