@@ -61,8 +61,14 @@ def is_user_file(filename: str | None) -> bool:
 
 def user_file_test():
     """``is_user_file`` for many files in a row (a walk up the stack): the library folders
-    are checked once, when this is called, instead of once per file."""
-    dirs, known = _library_dirs(), _user_files
+    are checked once, when this is called, instead of once per file. The test is made once
+    per set of library folders and reused (asked at every trace: no closure each time);
+    its ``known`` is the dict of answers already given, for walks that look up first."""
+    dirs = _library_dirs()
+    cached = _test_cache
+    if cached[0] is dirs:
+        return cached[1]
+    known = _user_files
 
     def is_user(filename: str | None) -> bool:
         if not filename:
@@ -70,7 +76,12 @@ def user_file_test():
         answer = known.get(filename)
         return _answer(filename, dirs) if answer is None else answer
     is_user.folders = dirs  # answers kept across walks are valid while this is the same
+    is_user.known = known
+    _test_cache[:] = [dirs, is_user]
     return is_user
+
+
+_test_cache: list = [None, None]  # [the library folders, user_file_test's test for them]
 
 
 def _answer(filename: str, dirs: tuple[str, ...]) -> bool:

@@ -41,6 +41,9 @@ RECIPES = {
     "iterator": "TFD312",
 }
 IGNORE_COMMENT = "# tfdebug: ignore"
+_NOTHING: frozenset = frozenset()  # the usual allow=(): one object, not one per guard
+_ALLOWABLE = frozenset({*RECIPES, *RECIPES.values(), "trace-time-side-effect", "string-format",
+                        "keras-training-flag", "distribute"})
 
 
 class SideEffectWarning(UserWarning):
@@ -93,14 +96,12 @@ class side_effect_guard(Scope):
                              f"got {action!r}")
         if isinstance(allow, str):
             allow = (allow,)
-        known = set(RECIPES) | set(RECIPES.values()) | {
-            "trace-time-side-effect", "string-format", "keras-training-flag", "distribute"}
-        unknown = [a for a in allow if a not in known]
+        unknown = [a for a in allow if a not in _ALLOWABLE]
         if unknown:
             raise ValueError(f"side_effect_guard(allow=...) got unknown {unknown}; use effect "
                              f"kinds ({', '.join(RECIPES)}), recipe ids or categories")
         self.action = action
-        self.allow = frozenset(allow)
+        self.allow = frozenset(allow) if allow else _NOTHING
         self.follow_calls = follow_calls
         self.findings: list[report.Finding] = []
 

@@ -252,22 +252,35 @@ def _value_key(value):
 
 
 class _State:
+    """A logger's records. The containers most entries never fill are made on first use
+    (``_LAZY``): a scope is often entered for a few traces, and each object made on entry is
+    work, and garbage the collector counts."""
+
+    _LAZY = {
+        "warned": set,
+        "snapshots": dict,      # group -> {read key: (Snapshot, tf.function key)}
+        "stale": list,          # [StaleCapture]
+        "stale_seen": set,
+        "keras": dict,          # id(model) -> (weak model, weak train fn, flags, event)
+        "assigned": dict,       # id(layer) -> (value, (file, line, fn), run marker)
+        "local": threading.local,  # .outer: TF's call-count keys of the traces in progress
+        "outer_traces": dict,   # call-count key -> outermost traces finished
+    }
+
     def __init__(self):
         self.lock = threading.RLock()
         self.records: list[_Record] = []
         self.groups: dict[object, list[_Record]] = {}
         self.history: dict[object, _History] = {}
-        self.warned: set = set()
-        self.snapshots: dict[object, dict] = {}      # group -> {read key: (Snapshot, tf.function key)}
         self.traced_name: dict[object, str] = {}
-        self.stale: list[StaleCapture] = []
-        self.stale_seen: set = set()
-        self.keras: dict[int, tuple] = {}  # id(model) -> (weak model, weak train fn, flags, event)
-        self.assigned: dict[int, tuple] = {}  # id(layer) -> (value, (file, line, fn), run marker)
         self.watching = None  # the listener on Keras' `trainable` setter, once a model is seen
-        self.local = threading.local()  # .outer: TF's call-count keys of the traces in progress
-        self.outer_traces: dict = {}    # call-count key -> outermost traces finished
         self.entries = 0
+
+    def __getattr__(self, name):
+        factory = _State._LAZY.get(name)
+        if factory is None:
+            raise AttributeError(name)
+        return self.__dict__.setdefault(name, factory())  # one winner if threads race
 
 
 class TraceLogger(LogViews, Scope):

@@ -77,6 +77,7 @@ def _symbolic_tensor_class():
 _format_lock = threading.Lock()
 _format_hooks: tuple = ()
 _format_originals: dict = {}
+_patched_made: dict = {}  # name -> (the original, its patched formatter)
 
 
 _format_local = threading.local()
@@ -130,7 +131,10 @@ def add_tensor_format_hook(hook, observe_only: bool = False) -> bool:
             for name in ("__format__", "__str__", "__repr__"):
                 original = getattr(cls, name)
                 _format_originals[name] = cls.__dict__.get(name, _MISSING)
-                setattr(cls, name, _patched_formatter(name, original))
+                made = _patched_made.get(name)
+                if made is None or made[0] is not original:  # made once, reused by each scope
+                    made = _patched_made[name] = (original, _patched_formatter(name, original))
+                setattr(cls, name, made[1])
     return True
 
 

@@ -65,16 +65,12 @@ def install_trace_hook(around_trace) -> bool:
 
         def _create_concrete_function(function_type, type_context, func_graph, tracing_options):
             __tracebackhide__ = True  # pytest shows the user's frames, not the hook's
-            traced = []
-
-            def trace_call():
-                __tracebackhide__ = True
-                traced.append(True)
-                return original(function_type, type_context, func_graph, tracing_options)
+            trace_call = _TraceCall(original, function_type, type_context, func_graph,
+                                    tracing_options)
             try:
                 return around_trace(trace_call, function_type, tracing_options)
             except Exception as exc:
-                if traced or isinstance(exc, HookRefusal):
+                if trace_call.began or isinstance(exc, HookRefusal):
                     raise  # the trace's own error, or tfdebug refusing it on purpose
                 # a tfdebug bug before the trace began: trace as if tfdebug were not there
                 log.debug("tfdebug: the trace hook failed; tracing without it", exc_info=True)
@@ -84,6 +80,26 @@ def install_trace_hook(around_trace) -> bool:
         module._create_concrete_function = _create_concrete_function
         _original_create = original
     return True
+
+
+class _TraceCall:
+    """The real trace, called once by ``around_trace``; ``began`` once it was called.
+
+    One object per trace (a closure would add a list and a cell per argument: every object
+    made here is work, and garbage the collector counts, added to each trace)."""
+
+    __slots__ = ("original", "function_type", "type_context", "func_graph", "tracing_options",
+                 "began")
+
+    def __init__(self, original, function_type, type_context, func_graph, tracing_options):
+        self.original, self.function_type, self.type_context = original, function_type, type_context
+        self.func_graph, self.tracing_options, self.began = func_graph, tracing_options, False
+
+    def __call__(self):
+        __tracebackhide__ = True
+        self.began = True
+        return self.original(self.function_type, self.type_context, self.func_graph,
+                             self.tracing_options)
 
 
 def _hide_own_frames() -> None:
