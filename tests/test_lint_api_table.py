@@ -29,9 +29,17 @@ def _same_tensorflow() -> bool:
     return _table()["tensorflow"] == tf.__version__
 
 
-# The regeneration (about 100 s of CPU) starts in a fork of the case server when collection
+# The regeneration (about 60 s of CPU) starts in a fork of the case server when collection
 # ends (where the table is for this TensorFlow) and runs while the tests before this one do.
-@(pytest.mark.runs_early(os.path.join(ROOT, "tools", "tf_api.py"), cwd=ROOT, timeout=1500)
+# `--cache`: the table generated from the same inputs (tools/tf_api.py, the installed
+# packages' files, Python, the TF_/KERAS_ environment) is read back instead of generated
+# again; the comparison with the committed table is made every time.
+# TFDEBUG_TF_API_CACHE=0 regenerates.
+CACHE = () if os.environ.get("TFDEBUG_TF_API_CACHE") == "0" else ("--cache",)
+
+
+@(pytest.mark.runs_early(os.path.join(ROOT, "tools", "tf_api.py"), *CACHE, cwd=ROOT,
+                         timeout=1500)
   if _same_tensorflow() else lambda test: test)
 def test_the_committed_table_is_what_the_installed_tensorflow_says(request):
     table = _table()
@@ -41,6 +49,48 @@ def test_the_committed_table_is_what_the_installed_tensorflow_says(request):
     proc = request.getfixturevalue("early_run")  # python tools/tf_api.py
     assert proc.returncode == 0, "the API table drifted from the installed TensorFlow " \
         "(run tools/tf_api.py --update and review the diff):\n" + proc.stdout[-3000:]
+
+
+def test_the_cache_is_keyed_by_what_the_table_is_generated_from(tmp_path, monkeypatch):
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    try:
+        import tf_api
+    finally:
+        sys.path.remove(os.path.join(ROOT, "tools"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    key = tf_api.cache_key()
+    assert key == tf_api.cache_key()
+    monkeypatch.setenv("TF_SOMETHING_NEW", "1")
+    assert tf_api.cache_key() != key
+    monkeypatch.delenv("TF_SOMETHING_NEW")
+    monkeypatch.setattr(tf_api, "DTYPE_PARAMS", (*tf_api.DTYPE_PARAMS, "new_dtype"))
+    assert tf_api.cache_key() != key
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    # a table kept under the key is compared, not generated again; one that no longer
+    # matches the committed table is dropped; a generated one is kept only when it matches
+    path = tmp_path / "tfdebug" / "tf_api" / f"{key}.json"
+    path.parent.mkdir(parents=True)
+    with open(TABLE, encoding="utf-8") as fh:
+        committed = fh.read()
+
+    def generate():
+        raise AssertionError("generated again")
+
+    monkeypatch.setattr(tf_api, "generate", generate)
+    path.write_text(committed)
+    assert tf_api.main(["--cache"]) == 0
+    path.write_text(committed.replace('"kind": "tensor"', '"kind": "value"', 1))
+    assert tf_api.main(["--cache"]) == 1
+    assert not path.exists()
+    monkeypatch.setattr(tf_api, "generate", lambda: json.loads(committed))
+    path.write_text('{"tensorflow": ')  # torn
+    assert tf_api.main(["--cache"]) == 0
+    assert path.read_text() == committed
+    monkeypatch.setattr(tf_api, "generate", lambda: {**json.loads(committed), "apis": {}})
+    path.unlink()
+    assert tf_api.main(["--cache"]) == 1
+    assert not path.exists()
 
 
 def test_table_facts_from_op_definitions_and_signatures():

@@ -27,6 +27,17 @@ Usage::
 
     python tools/tf_api.py            # compare with the committed table; exit 1 when it drifts
     python tools/tf_api.py --update   # rewrite tfdebug/lint/tf_api.json
+    python tools/tf_api.py --cache    # compare, reusing the table generated from the same inputs
+
+``--cache`` keeps a generated table that matched the committed one in
+``$XDG_CACHE_HOME/tfdebug/tf_api`` (default ``~/.cache``), under a key of everything the
+table is generated from: this file, the
+linter's dtype parameter names, the Python version, the ``TF_*``/``KERAS_*`` environment,
+Keras' config file, and every installed distribution's name, version and ``RECORD`` (the
+hash of each of its files): installing, upgrading or removing any package, or editing this
+generator, makes a new key and a full regeneration. The comparison with the committed table
+is made every time, and a kept table that no longer matches it is dropped (the next run
+generates it again).
 """
 from __future__ import annotations
 
@@ -508,21 +519,102 @@ def dumps(table: dict) -> str:
             + ",\n".join("  " + r for r in rows) + "\n  }\n}\n")
 
 
+def cache_key() -> str:
+    """A hash of everything :func:`generate` reads (see the module's docstring)."""
+    import hashlib
+    import platform
+    from importlib import metadata
+
+    digest = hashlib.sha256()
+
+    def add(*parts):
+        for part in parts:
+            digest.update(str(part).encode("utf-8", "surrogateescape") + b"\0")
+
+    with open(os.path.abspath(__file__), "rb") as fh:
+        digest.update(fh.read())
+    add(DTYPE_PARAMS, sys.version, platform.machine(), platform.system())
+    add(sorted((k, v) for k, v in os.environ.items() if k.startswith(("TF_", "KERAS_"))))
+    keras_home = os.environ.get("KERAS_HOME") or os.path.join(os.path.expanduser("~"), ".keras")
+    try:
+        with open(os.path.join(keras_home, "keras.json"), "rb") as fh:
+            digest.update(fh.read())
+    except OSError:
+        add("no keras.json")
+    dists = []
+    for dist in metadata.distributions():
+        record = None
+        try:
+            record = dist.read_text("RECORD")
+        except Exception:  # noqa: BLE001 - an unreadable record: keyed as absent
+            pass
+        dists.append((str(dist.metadata.get("Name") or ""), dist.version,
+                      str(getattr(dist, "_path", "")), record or ""))
+    for dist in sorted(dists):
+        add(*dist)
+    return digest.hexdigest()[:32]
+
+
+def _cache_path() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "tfdebug", "tf_api", cache_key() + ".json")
+
+
+def cached_text() -> str | None:
+    """The table text kept under today's :func:`cache_key`, or None (none, or torn)."""
+    try:
+        with open(_cache_path(), encoding="utf-8") as fh:
+            text = fh.read()
+        json.loads(text)["apis"]  # noqa: B018 - a torn or foreign file is not used
+        return text
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def keep(text: str) -> None:
+    """Keep ``text`` under today's :func:`cache_key` (written whole, then renamed)."""
+    path = _cache_path()
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        partial = f"{path}.{os.getpid()}.tmp"
+        with open(partial, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(partial, path)
+    except OSError:  # a read-only home: no cache, the same answers
+        pass
+
+
+def forget() -> None:
+    try:
+        os.remove(_cache_path())
+    except OSError:
+        pass
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--update", action="store_true", help="rewrite the committed table")
+    parser.add_argument("--cache", action="store_true",
+                        help="reuse the table generated earlier from the same inputs")
     args = parser.parse_args(argv)
-    text = dumps(generate())
     if args.update:
+        text = dumps(generate())
         with open(TABLE, "w", encoding="utf-8") as fh:
             fh.write(text)
         print(f"{TABLE}: {text.count(chr(10)) - 6} APIs")
         return 0
+    cached = cached_text() if args.cache else None
+    text = cached if cached is not None else dumps(generate())
     with open(TABLE, encoding="utf-8") as fh:
         old = fh.read()
     if old == text:
-        print("tf_api.json is up to date")
+        if args.cache and cached is None:
+            keep(text)
+        print("tf_api.json is up to date" + (" (the table generated from the same inputs "
+                                             "before)" if cached is not None else ""))
         return 0
+    if cached is not None:  # never kept past a failure: the next run generates it again
+        forget()
     old_apis, new_apis = json.loads(old)["apis"], json.loads(text)["apis"]
     for key in sorted(set(old_apis) | set(new_apis)):
         if old_apis.get(key) != new_apis.get(key):
