@@ -179,7 +179,29 @@ def _choose(extracted: Extracted):
     for index, recipe, names in matches:
         if index > 0 and _CONVERSION_ERRORS & set(names):
             return index, recipe
+    if matches:
+        proven = _proven_by_state(extracted, matches[0][1])
+        if proven is not None:
+            return matches[0][0], proven
     return (matches[0][0], matches[0][1]) if matches else (None, None)
+
+
+# Facts read from the user's and TensorFlow's frames that prove the cause's category: the
+# recipe that explains the fact replaces one of another category chosen by the text alone
+# (a per-replica batch given to a Keras layer is not a wrong positional argument); one of
+# the same category keeps its own words (they fit the message's family).
+_PROVEN = {"per-replica-value": "TFD609", "keras-argument": "TFD186"}
+
+
+def _proven_by_state(extracted: Extracted, chosen):
+    for tag, recipe_id in _PROVEN.items():
+        if tag in extracted.tags:
+            try:
+                proven = recipebook.get(recipe_id)
+            except KeyError:
+                return None
+            return proven if proven.category != chosen.category else None
+    return None
 
 
 # Frames between the refusing tensor and the code that asked it: wrappers, not askers.
