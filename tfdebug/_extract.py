@@ -624,7 +624,8 @@ def _frame_tags(exc: BaseException, chain, messages, location: Location) -> set[
     text = _tf.symbolic_tensor_text() if any('("' in m for m in messages) else None
     quoted = text is not None and any(text.search(m[-200_000:]) for m in messages)
     refused = any(isinstance(e, TypeError) and "not iterable" in m[-2000:] for e, m in zip(chain, messages))
-    distributed = "tensorflow.python.distribute.values" in sys.modules
+    distributed = "tensorflow.python.distribute.values" in sys.modules and any(
+        name in m[-200_000:] for name in _tf.per_replica_type_names() for m in messages)
     if not (quoted or refused or distributed):
         return set()
     from ._operands import (formats_graph_tensor, per_replica_names, searches_graph_tensor,

@@ -17,7 +17,7 @@ from .conversion import (Decline, declined_function, keras_caller, library_calle
                          stop_recording_declines)
 from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eagerly,
                     inside_function, set_data_debug_mode, set_functions_run_eagerly)
-from .formatting import (add_tensor_format_hook, is_per_replica, is_symbolic, remove_tensor_format_hook,
+from .formatting import (add_tensor_format_hook, is_per_replica, is_symbolic, per_replica_type_names, remove_tensor_format_hook,
                          symbolic_tensor_repr, symbolic_tensor_text, symbolic_tensor_type_names,
                          tensor_format_hooked)
 from .keras_state import (changed_flags, logs_averaged_across_replicas, model_strategy, ran_since, run_marker, trainable_flags,
@@ -50,7 +50,7 @@ __all__ = [
     "do_not_convert_instance", "evict_concrete", "frame_origin", "failed_function_call", "function_target",
     "functions_run_eagerly", "graph_error_locations", "handle_refused_by_invariant", "is_cond_builder", "refuses_only_graph_tensors", "inside_function",
     "install_layer_call_hook", "install_trace_hook", "is_generated_file",
-    "is_internal_function", "is_per_replica", "is_symbolic", "is_tf_function", "layer_call_hooked",
+    "is_internal_function", "is_per_replica", "is_symbolic", "per_replica_type_names", "is_tf_function", "layer_call_hooked",
     "leaked_graph_tensor", "refused_argument", "registered_py_function", "staged_statement_output",
     "logs_averaged_across_replicas", "mapped_location", "model_strategy", "op_creation_stack", "redirect_trace_caches", "refused_return_value",
     "is_python_len", "raised_in_tensor_branch", "refused_tensor_origin", "unlifted_variable_origins",

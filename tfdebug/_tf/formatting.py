@@ -23,6 +23,21 @@ def is_symbolic(value) -> bool:
         return False
 
 
+@functools.lru_cache(maxsize=1)
+def per_replica_type_names() -> frozenset:
+    """The class names of TensorFlow's per-replica values (``tf.distribute.DistributedValues``
+    and its subclasses that are not variables), read from the loaded classes."""
+    values = sys.modules.get("tensorflow.python.distribute.values")
+    base = getattr(values, "DistributedValues", None)
+    names, stack = set(), [base] if base is not None else []
+    while stack:
+        kind = stack.pop()
+        if not issubclass(kind, tf.Variable):
+            names.add(kind.__name__)
+        stack.extend(kind.__subclasses__())
+    return frozenset(names)
+
+
 def is_per_replica(value) -> bool:
     """True for a ``tf.distribute.DistributedValues`` that is not a variable (per-replica
     values, mirrored values)."""
