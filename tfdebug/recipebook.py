@@ -336,9 +336,23 @@ class _Index:
             log.debug("tfdebug: no usable recipe index (%s); reading the files", exc)
             return None
 
-    def naming(self, word: str, field: str) -> tuple[Recipe, ...]:
-        """As :meth:`_Book.naming`."""
-        return tuple(map(self._recipe, self.words.get(f"{field}:{word}", ())))
+    def naming(self, word: str, field: str, tags=None) -> tuple[Recipe, ...]:
+        """As :meth:`_Book.naming`; with ``tags``, an entry whose ``when`` tags are not all
+        among them is skipped before it is parsed (its line ends with them)."""
+        positions = self.words.get(f"{field}:{word}", ())
+        if tags is not None:
+            positions = [p for p in positions if p in self.built or self._may_apply(p, tags)]
+        return tuple(map(self._recipe, positions))
+
+    def _may_apply(self, position: int, tags) -> bool:
+        entry = self.entries[position]
+        start = entry.rfind('"when": [') if isinstance(entry, str) else -1
+        if start < 0:
+            return True
+        try:
+            return set(json.loads(entry[start + 8:entry.rindex("]") + 1])) <= set(tags)
+        except ValueError:
+            return True  # not the layout expected: parse the whole entry
 
 
 def _index_data(text: str) -> dict:
@@ -419,9 +433,9 @@ class _Book:
         found = sorted(set(self.quoting.get(word, ())) | set(self.escaped))
         return found if before is None else [i for i in found if i < before]
 
-    def naming(self, word: str, field: str) -> tuple[Recipe, ...]:
+    def naming(self, word: str, field: str, tags=None) -> tuple[Recipe, ...]:
         """The recipes whose ``field`` ("errors", "id" or "category") holds ``word``, in id
-        order."""
+        order (``tags`` is for the index: every recipe file is parsed here anyway)."""
         key = f"{field}:{word}"
         if key not in self.by_word:
             found = [r for r in map(self.recipe, self._containing(word)) if r is not None
@@ -478,7 +492,7 @@ def match(class_names, message: str, tags=None) -> list[Recipe]:
     """
     names = set(class_names)
     book = _book()
-    candidates = {r.id: r for name in names for r in book.naming(name, "errors")}
+    candidates = {r.id: r for name in names for r in book.naming(name, "errors", tags)}
     ranked = []
     for recipe in candidates.values():  # the recipes that name a class (the index), then:
         if tags is not None and not recipe.applies(tags):  # cheap checks before any regex
