@@ -996,3 +996,40 @@ def test_a_rebound_optimizer_is_a_stale_capture_at_the_line_using_it():
     (stale,) = log.stale_captures
     assert (stale.label, stale.line, stale.recipe) == ("self.optimizer", _line_of("# applies"), "TFD211")
     assert stale.before.startswith("Adam at") and stale.after.startswith("SGD at")
+
+
+LOSS_SCALE = 1.0
+
+
+def _scaled_loss(y_true, y_pred):
+    return tf.reduce_mean(tf.square(y_true - y_pred)) * LOSS_SCALE  # <- scale
+
+
+class _RaiseScale(tf.keras.callbacks.Callback):
+    def __init__(self, value):
+        super().__init__()
+        self.value = value
+
+    def on_epoch_end(self, epoch, logs=None):
+        global LOSS_SCALE
+        LOSS_SCALE = self.value
+
+
+@pytest.mark.parametrize("changed", [False, True])
+def test_a_global_a_compiled_loss_reads_is_a_stale_capture_when_a_callback_changes_it(changed):
+    """Keras' train function calls the loss the model was compiled with while it is traced:
+    a global it reads is frozen into the graph, and a callback changing it changes nothing
+    (warned at the loss's line); a value set back to what was traced is not stale."""
+    global LOSS_SCALE
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss=_scaled_loss)
+    try:
+        with warnings.catch_warnings(record=True) as caught, trace_logger() as log:
+            warnings.simplefilter("always")
+            model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=0,
+                      callbacks=[_RaiseScale(10.0 if changed else 1.0)])
+    finally:
+        LOSS_SCALE = 1.0
+    stale = [(s.label, s.line) for s in log.stale_captures]
+    assert stale == ([("LOSS_SCALE", line_of(HERE, "# <- scale"))] if changed else [])
+    assert any(w.category is StaleCaptureWarning for w in caught) == changed

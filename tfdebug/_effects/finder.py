@@ -557,6 +557,14 @@ def _walk(fn, instance) -> _Finder:
     return finder
 
 
+def _compiled_losses(model) -> list:
+    """The user's loss functions a Keras model was compiled with (``model.loss``: a function,
+    or a list or dict of them), which its train function calls while it is traced."""
+    loss = vars(model).get("loss") if hasattr(model, "__dict__") else None
+    losses = loss.values() if isinstance(loss, dict) else loss if isinstance(loss, (list, tuple)) else [loss]
+    return [f for f in losses if isinstance(f, types.FunctionType) and is_user_function(f)]
+
+
 def user_entry_points(fn, instance=None) -> list[tuple]:
     """``(function, instance)`` pairs of the user's code that a library-made traced function
     (Keras' train function, a tf.data wrapper) runs: the user-defined ``call``/``train_step``/...
@@ -571,6 +579,7 @@ def user_entry_points(fn, instance=None) -> list[tuple]:
                         method = getattr(type(sub), name, None)
                         if is_user_function(method):
                             pairs.append((method, sub))
+                pairs += [(loss, None) for loss in _compiled_losses(value)]
             elif is_user_function(value):
                 pairs.append((value, None))
     except Exception:  # noqa: BLE001 - nothing found is the safe answer
