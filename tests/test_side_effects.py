@@ -711,7 +711,8 @@ def _run_replica_script(tmp_path, forked_python, source):
     return json.loads(report_file.read_text())["diagnostics"], printed
 
 
-REPLICA_MEANS = """\
+# Two replicas on two logical CPUs, and a variable of theirs (the scripts below start so).
+TWO_REPLICAS = """\
 import tensorflow as tf
 
 cpu = tf.config.list_physical_devices("CPU")[0]
@@ -721,6 +722,9 @@ import keras  # noqa: E402
 strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
 with strategy.scope():
     w = tf.Variable(1.0)
+"""
+
+REPLICA_MEANS = TWO_REPLICAS + """\
 averaged = keras.losses.MeanSquaredError()
 per_example = keras.losses.MeanSquaredError(reduction=None)
 
@@ -764,15 +768,7 @@ def test_a_replica_mean_from_a_keras_loss_or_a_helper_is_reported_where_it_is_ta
     assert printed == {"keras_default": 2.0, "through_helper": 4.0, "global_batch": 2.0}
 
 
-NESTED_STEPS = """\
-import tensorflow as tf
-
-cpu = tf.config.list_physical_devices("CPU")[0]
-tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-
-strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
-with strategy.scope():
-    w = tf.Variable(1.0)
+NESTED_STEPS = TWO_REPLICAS + """\
 
 
 @tf.function
@@ -815,7 +811,8 @@ def test_a_step_function_defined_in_the_traced_body_is_searched_for_a_replica_me
     while the trace runs, so its def is read from the body; a name bound more than once there
     is not (which function runs is not known from the source)."""
     diagnostics, printed = _run_replica_script(tmp_path, forked_python, NESTED_STEPS)
-    assert [(d["recipe"], d["line"]) for d in diagnostics] == [("TFD321", 15)]
+    in_nested_mean = NESTED_STEPS[:NESTED_STEPS.index("loss = tf.reduce_mean")].count("\n") + 1
+    assert [(d["recipe"], d["line"]) for d in diagnostics] == [("TFD321", in_nested_mean)]
     assert printed == {"nested_mean": 4.0, "nested_global": 2.0, "rebound": 8.0}
 
 

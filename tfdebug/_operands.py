@@ -76,6 +76,14 @@ def _resolve(node: ast.AST, frame):
     return _MISSING
 
 
+def _nodes_at(frame, file: str, line: int) -> list[ast.AST]:
+    """The expression nodes of the statement at ``file:line`` on that line ([] when its source
+    or ``frame`` is missing: nothing can be read)."""
+    tree = module_tree(file)
+    stmt = statement_at(tree, line) if tree is not None and frame is not None else None
+    return line_nodes(stmt, line) if stmt is not None else []
+
+
 def _formatted_operands(node: ast.AST) -> list[ast.AST]:
     """The values ``node`` formats into a Python string: an f-string's fields, the arguments
     of ``"...".format(...)``, ``"...".join(...)``, ``str(...)``, the right side of
@@ -98,11 +106,7 @@ def formats_graph_tensor(frame, file: str, line: int) -> bool:
     """True when the user's ``line`` formats into a Python string a value of which a name
     (or attribute chain) holds a graph tensor in ``frame``: the string holds that
     placeholder's text, not a value."""
-    tree = module_tree(file)
-    stmt = statement_at(tree, line) if tree is not None and frame is not None else None
-    if stmt is None:
-        return False
-    for node in line_nodes(stmt, line):
+    for node in _nodes_at(frame, file, line):
         for operand in _formatted_operands(node):
             for part in ast.walk(operand):
                 if isinstance(part, (ast.Name, ast.Attribute)) and _tf.is_symbolic(_resolve(part, frame)):
@@ -114,11 +118,7 @@ def searches_graph_tensor(frame, file: str, line: int) -> bool:
     """True when the user's ``line`` tests membership (``a in t``, ``a not in t``) in a
     value a name (or attribute chain) holds as a graph tensor in ``frame``: Python then
     iterates the tensor to search it."""
-    tree = module_tree(file)
-    stmt = statement_at(tree, line) if tree is not None and frame is not None else None
-    if stmt is None:
-        return False
-    for node in line_nodes(stmt, line):
+    for node in _nodes_at(frame, file, line):
         if isinstance(node, ast.Compare):
             for op, right in zip(node.ops, node.comparators):
                 if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, (ast.Name, ast.Attribute)) \
@@ -131,11 +131,7 @@ def per_replica_names(frame, file: str, line: int) -> set[str]:
     """Class names of the per-replica values (``tf.distribute.DistributedValues`` that are not
     variables: ``PerReplica``, ``Mirrored``) that names at the user's ``line`` hold in
     ``frame``: values of one strategy's replicas, used where one value is needed."""
-    tree = module_tree(file)
-    stmt = statement_at(tree, line) if tree is not None and frame is not None else None
-    if stmt is None:
-        return set()
-    return {type(value).__name__ for node in line_nodes(stmt, line)
+    return {type(value).__name__ for node in _nodes_at(frame, file, line)
             if isinstance(node, (ast.Name, ast.Attribute))
             and _tf.is_per_replica(value := _resolve(node, frame))}
 
@@ -165,11 +161,7 @@ def dims(shape) -> list | None:
 def line_shapes(frame, file: str, line: int) -> list[tuple[str, object]]:
     """(source text, static value) for each ``x.shape[i]`` (a dim: int or None), ``x.shape``
     and tensor named at ``file:line`` that ``frame`` can resolve."""
-    tree = module_tree(file)
-    stmt = statement_at(tree, line) if tree is not None and frame is not None else None
-    if stmt is None:
-        return []
-    nodes = line_nodes(stmt, line)
+    nodes = _nodes_at(frame, file, line)
     # `x.shape[i]` is judged by that dim, `x.shape` by the shape: not by x's other dims.
     covered = {id(node.value) for node in nodes
                if isinstance(node, ast.Attribute) and node.attr == "shape"}

@@ -186,11 +186,12 @@ def _choose(extracted: Extracted):
     return (matches[0][0], matches[0][1]) if matches else (None, None)
 
 
-# Facts read from the user's and TensorFlow's frames that prove the cause's category: the
-# recipe that explains the fact replaces one of another category chosen by the text alone
-# (a per-replica batch given to a Keras layer is not a wrong positional argument); one of
-# the same category keeps its own words (they fit the message's family).
-_PROVEN = {"per-replica-value": "TFD609", "keras-argument": "TFD186"}
+# Facts read from the user's and TensorFlow's frames that prove the cause's category, whose
+# recipe names no message family (it answers whatever the refusing code said): it replaces a
+# recipe of another category chosen by the text alone (a per-replica batch given to a Keras
+# layer is not a wrong positional argument); one of the same category keeps its own words.
+# (A proving recipe with a message family, like TFD186's, already ranks first by its tag.)
+_PROVEN = {"per-replica-value": "TFD609"}
 
 
 def _proven_by_state(extracted: Extracted, chosen):

@@ -356,6 +356,10 @@ def _is_keras(filename: str) -> bool:
     return "/keras/" in filename.replace(os.sep, "/") and "/tfdebug/" not in filename
 
 
+# Where a tf.function's trace runs: above it, no caller decided how the user's code ran.
+_TRACING = "/tensorflow/python/eager/polymorphic_function/"
+
+
 def _keras_called(symptom, is_user) -> Decline | None:
     if is_generated_file(symptom.f_code.co_filename):
         return None
@@ -385,9 +389,6 @@ def _keras_called(symptom, is_user) -> Decline | None:
                         f"@tf.autograph.experimental.do_not_convert: AutoGraph converts {calls}")
     return _decline(symptom.f_code, "keras-call", f"{symptom.f_code.co_name} was called by Keras "
                     f"({keras}), which AutoGraph runs as-is, so it ran unconverted")
-
-
-_TRACING = "/tensorflow/python/eager/polymorphic_function/"
 
 
 # -- at trace time: the declines as AutoGraph makes them -------------------------------------

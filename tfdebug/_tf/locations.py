@@ -279,9 +279,9 @@ def refused_return_value(chain):
 # AutoGraph's staged statements (autograph/operators/control_flow.py) trace their bodies as
 # functions whose outputs are the variables the statement assigns: the branches of an ``if``
 # on a tensor, the body of a ``while``/``for`` on one.
-# A while_loop's body (AutoGraph's or the user's) is traced inside while_v2's wrapper.
+# cond_v2 traces AutoGraph's branch functions themselves; a while loop's body (AutoGraph's
+# or the user's) is traced inside while_v2's wrapper.
 _STAGED_BODIES = {("tensorflow.python.autograph.operators.control_flow", "_tf_if_stmt"): "if",
-                  ("tensorflow.python.autograph.operators.control_flow", "_tf_while_stmt"): "loop",
                   ("tensorflow.python.ops.while_v2", "while_loop"): "loop"}
 
 
