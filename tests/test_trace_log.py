@@ -1033,3 +1033,38 @@ def test_a_global_a_compiled_loss_reads_is_a_stale_capture_when_a_callback_chang
     stale = [(s.label, s.line) for s in log.stale_captures]
     assert stale == ([("LOSS_SCALE", line_of(HERE, "# <- scale"))] if changed else [])
     assert any(w.category is StaleCaptureWarning for w in caught) == changed
+
+
+class _WeightedLoss(tf.keras.losses.Loss):
+    def __init__(self, weight):
+        super().__init__()
+        self.weight = weight
+
+    def call(self, y_true, y_pred):
+        return self.weight * tf.reduce_mean(tf.abs(y_true - y_pred), axis=-1)  # <- weight
+
+
+class _SetWeight(tf.keras.callbacks.Callback):
+    def __init__(self, loss, value):
+        super().__init__()
+        self.loss, self.value = loss, value
+
+    def on_epoch_end(self, epoch, logs=None):
+        self.loss.weight = self.value
+
+
+@pytest.mark.parametrize("changed", [False, True])
+def test_an_attribute_a_compiled_loss_object_reads_is_a_stale_capture_when_a_callback_changes_it(changed):
+    """A ``Loss`` object the model was compiled with runs its user-defined ``call`` inside
+    Keras' traced train function: ``self.weight`` is frozen there, and a callback setting it
+    changes nothing (warned at the loss's line); the same value set again is not stale."""
+    loss = _WeightedLoss(2.0)
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss=loss)
+    with warnings.catch_warnings(record=True) as caught, trace_logger() as log:
+        warnings.simplefilter("always")
+        model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=0,
+                  callbacks=[_SetWeight(loss, 0.5 if changed else 2.0)])
+    stale = [(s.label, s.line) for s in log.stale_captures]
+    assert stale == ([("self.weight", line_of(HERE, "# <- weight"))] if changed else [])
+    assert any(w.category is StaleCaptureWarning for w in caught) == changed

@@ -557,12 +557,27 @@ def _walk(fn, instance) -> _Finder:
     return finder
 
 
-def _compiled_losses(model) -> list:
-    """The user's loss functions a Keras model was compiled with (``model.loss``: a function,
-    or a list or dict of them), which its train function calls while it is traced."""
+def _compiled_losses(model) -> list[tuple]:
+    """``(function, instance)`` pairs of the user's losses a Keras model was compiled with
+    (``model.loss``: a function, a loss object, or a list or dict of them), which its train
+    function calls while it is traced: a user function as itself; an object (a ``Loss``
+    subclass, any callable) by the ``call``/``__call__`` its class defines in user code,
+    bound to it (its attributes are state the trace reads)."""
     loss = vars(model).get("loss") if hasattr(model, "__dict__") else None
     losses = loss.values() if isinstance(loss, dict) else loss if isinstance(loss, (list, tuple)) else [loss]
-    return [f for f in losses if isinstance(f, types.FunctionType) and is_user_function(f)]
+    pairs = []
+    for item in losses:
+        if isinstance(item, types.FunctionType):
+            if is_user_function(item):
+                pairs.append((item, None))
+        elif item is not None and not isinstance(item, (str, type)):
+            pairs += [(method, item) for method in
+                      (getattr(type(item), name, None) for name in _LOSS_METHODS)
+                      if is_user_function(method)]
+    return pairs
+
+
+_LOSS_METHODS = ("call", "__call__")  # what Keras' loss wrapper runs of a loss object
 
 
 def user_entry_points(fn, instance=None) -> list[tuple]:
@@ -579,7 +594,7 @@ def user_entry_points(fn, instance=None) -> list[tuple]:
                         method = getattr(type(sub), name, None)
                         if is_user_function(method):
                             pairs.append((method, sub))
-                pairs += [(loss, None) for loss in _compiled_losses(value)]
+                pairs += _compiled_losses(value)
             elif is_user_function(value):
                 pairs.append((value, None))
     except Exception:  # noqa: BLE001 - nothing found is the safe answer
