@@ -1068,3 +1068,50 @@ def test_an_attribute_a_compiled_loss_object_reads_is_a_stale_capture_when_a_cal
     stale = [(s.label, s.line) for s in log.stale_captures]
     assert stale == ([("self.weight", line_of(HERE, "# <- weight"))] if changed else [])
     assert any(w.category is StaleCaptureWarning for w in caught) == changed
+
+
+PENDING = []
+
+
+def _with_pending(x):
+    return x + len(PENDING)  # <- len global
+
+
+class _Replay:
+    def __init__(self):
+        import collections
+        self.memory = collections.deque(maxlen=1000)
+
+    @tf.function
+    def warmup(self, x):
+        size = len(self.memory)  # <- len attribute
+        return x * tf.minimum(1.0, size / 4.0)
+
+
+@pytest.mark.parametrize("grows", [False, True])
+def test_the_length_of_a_captured_container_is_a_stale_capture_when_it_changes(grows):
+    """``len(self.memory)`` / ``len(PENDING)`` become Python ints in the graph: a container
+    that grows after the trace (a deque of any size, whose items are not fingerprinted) is
+    warned with its length; one whose length is back to the traced one is not."""
+    replay, with_pending = _Replay(), tf.function(_with_pending)  # traced in this test
+    if not grows:
+        replay.memory.append(np.zeros(2000))
+        PENDING.append(-1)
+    try:
+        with warnings.catch_warnings(record=True) as caught, trace_logger() as log:
+            warnings.simplefilter("always")
+            for step in range(3):
+                replay.memory.append(np.zeros(2000))
+                PENDING.append(step)
+                if not grows:  # the items change, the length stays the traced one
+                    replay.memory.popleft()
+                    PENDING.pop(0)
+                replay.warmup(tf.constant(1.0))
+                with_pending(tf.constant(0.0))
+    finally:
+        PENDING.clear()
+    stale = sorted((s.label, s.line, s.before, s.after) for s in log.stale_captures)
+    expected = [("len(PENDING)", line_of(HERE, "# <- len global"), "1", "3"),
+                ("len(self.memory)", line_of(HERE, "# <- len attribute"), "1", "3")]
+    assert stale == (expected if grows else [])
+    assert any(w.category is StaleCaptureWarning for w in caught) == grows

@@ -9,6 +9,7 @@ finds values that changed while the graph still holds the old one.
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import dis
 import functools
@@ -107,6 +108,7 @@ class _Load:
     name: str
     attrs: tuple
     line: int
+    sized: bool = False  # the argument of ``len()``: its length is what the graph keeps
 
 
 # The opcodes ``_plan`` reads, and how CPython 3.11 encodes their argument: an index into
@@ -193,7 +195,10 @@ def _plan(code: types.CodeType) -> tuple[tuple[_Load, ...], frozenset, frozenset
             after += 1
         if base == "self" and not attrs:
             continue
-        loads.append(_Load(base, argval, tuple(attrs), line))
+        # ``len(x)``: the builtin's load just before, the call right after (one argument)
+        sized = i > 0 and instructions[i - 1][:2] == ("LOAD_GLOBAL", "len") \
+            and after < len(instructions) and instructions[after][0] in ("PRECALL", "CALL")
+        loads.append(_Load(base, argval, tuple(attrs), line, sized))
     for const in code.co_consts:   # comprehensions and lambdas read globals too
         if isinstance(const, types.CodeType):
             inner, inner_globals, _ = _plan(const)
@@ -313,17 +318,32 @@ def _collect(fn, instance, depth, seen, found) -> None:
         if isinstance(value, types.FunctionType):
             _collect(value, None, depth + 1, seen, found)
             continue
-        if fingerprint(value) is None:
-            continue
         label = ".".join(("self" if load.base == "self" else load.name, *load.attrs))
-        kind = "attribute" if load.attrs else load.base
         getter = functools.partial(_reread, root, load.attrs)
+        if load.sized:
+            # ``len(self.memory)`` becomes a Python int in the graph: its length is the
+            # captured value, however large the container (its items are not fingerprinted)
+            if not isinstance(value, SIZED):
+                continue
+            label, getter = f"len({label})", functools.partial(_reread_len, root, load.attrs)
+        elif fingerprint(value) is None:
+            continue
+        kind = "attribute" if load.attrs else load.base
         read = Read(label, kind, code.co_filename, load.line, code.co_qualname, getter)
         found.setdefault(read.key, read)
 
 
 def _reread(root, attrs):
     return _follow(root(), attrs)
+
+
+def _reread_len(root, attrs):
+    value = _follow(root(), attrs)
+    return len(value) if isinstance(value, SIZED) else _MISSING
+
+
+# the containers whose ``len()`` a trace turns into a constant (a tensor's is the graph's own)
+SIZED = (list, tuple, dict, set, frozenset, collections.deque, str, bytes, bytearray, range)
 
 
 def snapshot(read_list) -> dict[tuple, Snapshot]:
