@@ -475,6 +475,8 @@ def extract(exc: BaseException) -> Extracted:
         tags |= _frame_tags(exc, chain, messages, first)
     if "tensorflow" in sys.modules:
         tags |= _state_tags(chain, messages, frames_by_exc, tags, user_raised)
+        if first is not None and _frozen_draw_at(chain, first, frames_by_exc):
+            tags.add("frozen-draw")
     return Extracted(chain=chain, class_names=tuple(class_names_of(e) for e in chain),
                      messages=messages, locations=locations, tags=frozenset(tags),
                      raise_site=site, user_raised=user_raised,
@@ -607,6 +609,30 @@ def _state_tags(chain, messages, frames_by_exc, tags, user_raised: bool) -> set[
                            for e in chain):
         out.add("tensor-branch-raise")
     return out
+
+
+def _frozen_draw_at(chain, location: Location, frames_by_exc) -> bool:
+    """An op failed while the graph ran, at a line that reads a Python random or clock draw
+    the trace froze into the graph (``_effects.frozen``)."""
+    from . import _tf
+
+    if not _tf.raised_running_graph(chain):
+        return False
+    from ._effects.frozen import frozen_draws  # reads the source: only for such errors
+    try:
+        return bool(frozen_draws(location.file, location.line, file_globals(frames_by_exc, location.file)))
+    except Exception:  # noqa: BLE001 - an unreadable source proves nothing
+        return False
+
+
+def file_globals(frames_by_exc, file: str) -> dict | None:
+    """The module namespace of a live frame running code of ``file`` (the caller of the
+    failed tf.function call, for an error raised when its graph ran), else None."""
+    for frames in frames_by_exc.values():
+        for frame, _ in frames:
+            if frame.f_code.co_filename == file:
+                return frame.f_globals
+    return None
 
 
 def _frame_tags(exc: BaseException, chain, messages, location: Location) -> set[str]:

@@ -435,7 +435,19 @@ def _locate_variable_initializer(extracted, location, frames):
     return Location(file, line, function)
 
 
+def _locate_frozen_draw(extracted, location, frames):
+    """The assignment that drew the random (or clock) value the failing line reads: the
+    number the trace froze into the graph (``_effects.frozen``)."""
+    from ._effects.frozen import frozen_draws
+    from ._extract import file_globals
+
+    draws = frozen_draws(location.file, location.line,
+                         file_globals({0: frames}, location.file))
+    return Location(location.file, min(line for line, _, _ in draws), location.function) if draws else None
+
+
 LOCATORS = {
+    "frozen-draw": _locate_frozen_draw,
     "variable-initializer": _locate_variable_initializer,
     "cast-binding": _locate_cast_binding,
     "escape-store": _locate_escape_store,

@@ -73,11 +73,12 @@ TAGS = (
     "keras-argument",          # a tf.function could not make a trace type of a Keras object argument
     "per-replica-value",       # the message names a per-replica value the user's line holds
     "in-graph-tensor",         # the user's line tests membership in a graph tensor (`a in t`)
+    "frozen-draw",             # an op failed running the graph at a line reading a trace-time random/clock draw
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnosis.py's locators).
 LOCATORS = ("append-in-loop", "variable-initializer", "cast-binding", "set-seed", "yield", "py-function", "keras-call-tf-function",
             "string-format", "keras-constructor", "return-value", "shape-binding",
-            "generator-yield", "escape-store", "shape-invariants")
+            "generator-yield", "escape-store", "shape-invariants", "frozen-draw")
 
 # Message regexes see a bounded window (head and tail) of the message, so a 10 MB message
 # costs what a short one does; AutoGraph and Keras put the useful text near either end.

@@ -336,6 +336,26 @@ def unlifted_variable_origins(chain) -> list[tuple[str, int, str]]:
     return []
 
 
+def raised_running_graph(chain) -> bool:
+    """Whether an op failed while a traced graph *ran* (an ``OpError`` whose traceback holds
+    no frame of graph building: no tracing code, no AutoGraph-generated code), not while it
+    was built."""
+    try:
+        from tensorflow.python.framework import errors
+    except ImportError:  # another layout: no claim
+        return False
+    if not chain or not isinstance(chain[0], errors.OpError):
+        return False
+    for exc in chain:
+        tb = getattr(exc, "__traceback__", None)
+        while tb is not None:
+            filename = tb.tb_frame.f_code.co_filename
+            if _file_tail(filename) in _TRACING_FILES or is_generated_file(filename):
+                return False
+            tb = tb.tb_next
+    return True
+
+
 def leaked_graph_tensor(chain) -> bool:
     """Whether the refused tensor is one of a tf.function's graph, used where no graph is
     being built: kept from an earlier trace (an attribute, a list) and used in eager code."""
