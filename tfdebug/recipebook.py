@@ -73,6 +73,8 @@ TAGS = (
     "keras-argument",          # a tf.function could not make a trace type of a Keras object argument
     "per-replica-value",       # the message names a per-replica value the user's line holds
     "in-graph-tensor",         # the user's line tests membership in a graph tensor (`a in t`)
+    "keras-static-argument",   # Python refused a graph tensor inside the Keras API the user's line calls
+    "next-default-unused",     # the get-next op `next(it, default)` made ran past the end in a tf.function
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnosis.py's locators).
 LOCATORS = ("append-in-loop", "variable-initializer", "cast-binding", "set-seed", "yield", "py-function", "keras-call-tf-function",
