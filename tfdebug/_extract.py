@@ -306,8 +306,10 @@ def _instruction(tb) -> int | None:
     """The offset of the instruction ``tb`` stopped at. A traceback a library rebuilt (Keras'
     and TensorFlow's filters) may hold an offset inside the instruction's inline caches: the
     instruction is the one before them."""
-    code = tb.tb_frame.f_code.co_code
-    lasti = tb.tb_lasti
+    return _settled(tb.tb_frame.f_code.co_code, tb.tb_lasti)
+
+
+def _settled(code: bytes, lasti: int) -> int | None:
     while 0 < lasti < len(code) and dis.opname[code[lasti]] == "CACHE":
         lasti -= 2
     return lasti if 0 <= lasti < len(code) else None
@@ -624,20 +626,19 @@ def refused_in_keras(chain, frames_by_exc=None) -> bool:
     """Python itself refused a graph tensor inside Keras' own code: a TypeError naming the
     tensor's class, raised while the innermost frame (the frames Keras' and TensorFlow's
     traceback filters dropped put back) of a Keras file was calling a builtin (``int(dim)``)."""
-    for exc, message in zip(chain, (safe_str(e) for e in chain)):
-        frames = (frames_by_exc or {}).get(id(exc)) or tb_frames(exc)
-        if isinstance(exc, TypeError) and frames \
-                and library_module(frames[-1][0].f_code.co_filename).startswith(("keras/", "tf_keras/")) \
-                and _calling(frames[-1][0]) and names_graph_tensor_class(message[-8192:]):
+    for exc in chain:
+        frames = ((frames_by_exc or {}).get(id(exc)) or tb_frames(exc)) if isinstance(exc, TypeError) else ()
+        if frames and library_module(frames[-1][0].f_code.co_filename).startswith(("keras/", "tf_keras/")) \
+                and _calling(frames[-1][0]) and names_graph_tensor_class(safe_str(exc)[-8192:]):
             return True
     return False
 
 
 def _calling(frame) -> bool:
-    code, lasti = frame.f_code.co_code, frame.f_lasti
-    while 0 < lasti < len(code) and dis.opname[code[lasti]] == "CACHE":
-        lasti -= 2
-    return 0 <= lasti < len(code) and dis.opname[code[lasti]].startswith("CALL")
+    """``frame`` (done) stopped at a call: what raised was the callee, native code here."""
+    code = frame.f_code.co_code
+    lasti = _settled(code, frame.f_lasti)
+    return lasti is not None and dis.opname[code[lasti]].startswith("CALL")
 
 
 def _callee_tags(exc: BaseException, chain, messages, frames_by_exc, tags, location) -> set[str]:
