@@ -998,3 +998,98 @@ def test_a_keras_object_a_tf_function_cannot_trace_is_keras_misuse_not_numpy():
     assert "keras-argument" not in diagnose_module.extract(exc).tags
     d = diagnose(exc)
     assert d is not None and d.category == "numpy-in-graph", d
+
+
+# -- Python refusing a graph tensor inside the Keras API the user's line calls ----------------
+
+_HE = tf.keras.initializers.HeNormal(seed=0)
+
+
+def _keras_initializer_of_tensor_shape(x):
+    return tf.matmul(x, _HE(shape=(tf.shape(x)[1], 2)))  # <- keras initializer
+
+
+def _keras_chain_of_tensor_shape(x):
+    return tf.matmul(x, tf.keras.initializers.GlorotUniform(seed=0)((tf.shape(x)[1], 2)))  # <- chain
+
+
+def _own_int_beside_keras(x):
+    return tf.matmul(x, _HE(shape=(int(tf.shape(x)[1]), 2)))
+
+
+def _tf_initializer_of_tensor_shape(x):
+    return tf.matmul(x, tf.compat.v1.glorot_uniform_initializer(seed=0)((tf.shape(x)[1], 2)))
+
+
+@pytest.mark.smoke
+@pytest.mark.parametrize("body, marker", [(_keras_initializer_of_tensor_shape, "<- keras initializer"),
+                                          (_keras_chain_of_tensor_shape, "<- chain")],
+                         ids=["keras-object", "tf.keras-chain"])
+def test_python_refusing_a_graph_tensor_inside_a_keras_api_the_line_calls_is_keras_misuse(body, marker):
+    d = diagnose(raised_by(tf.function(body), tf.ones([2, 3])))
+    assert d is not None and d.recipe is not None and d.recipe.id == "TFD187" and d.category == "keras-misuse", d
+    assert d.line == _line(body, marker)
+
+
+@pytest.mark.smoke
+@pytest.mark.parametrize("body", [tf.autograph.experimental.do_not_convert(_own_int_beside_keras),
+                                  _tf_initializer_of_tensor_shape], ids=["users-int", "tensorflows-int"])
+def test_the_same_refusal_in_the_users_or_tensorflows_code_is_not_keras_misuse(body):
+    """Python's int() refuses the graph tensor in the user's own code (beside a Keras call) or
+    in TensorFlow's v1 initializer: not Keras' code, so not a Keras API's need."""
+    exc = raised_by(tf.function(body), tf.ones([2, 3]))
+    assert "keras-static-argument" not in diagnose_module.extract(exc).tags
+    d = diagnose(exc)
+    assert d is not None and d.category != "keras-misuse", d
+
+
+# -- next(iterator, default) in a tf.function: AutoGraph leaves `next` to Python -----------------
+
+@tf.function
+def _five_with_default(iterator):
+    total = tf.constant(0, tf.int64)
+    for _ in range(5):
+        total += next(iterator, tf.constant(0, tf.int64))  # <- next default
+    return total
+
+
+@tf.function
+def _five_without_default(iterator):
+    total = tf.constant(0, tf.int64)
+    for _ in range(5):
+        total += next(iterator)
+    return total
+
+
+@pytest.mark.smoke
+def test_next_with_a_default_past_the_end_is_unsupported_syntax_while_autograph_leaves_next_to_python(monkeypatch):
+    from tensorflow.python.autograph.operators import py_builtins
+
+    from tfdebug import _tf
+
+    exc = raised_by(_five_with_default, iter(tf.data.Dataset.range(3)))
+    assert isinstance(exc, tf.errors.OutOfRangeError)
+    assert _tf.next_left_to_python()  # TF 2.16-2.21: `next` is not among AutoGraph's overloads
+    d = diagnose(exc)
+    assert d is not None and d.recipe is not None and d.recipe.id == "TFD188", d
+    assert d.category == "unsupported-syntax" and d.line == _line(_five_with_default, "<- next default")
+    # a real end of the data: no default given
+    d = diagnose(raised_by(_five_without_default, iter(tf.data.Dataset.range(3))))
+    assert d is not None and d.recipe is None and d.category is None, d
+    # an AutoGraph that overloads `next` (tf.data's get_next_as_optional honours the default)
+    monkeypatch.setattr(py_builtins, "SUPPORTED_BUILTINS", py_builtins.SUPPORTED_BUILTINS + (next,))
+    assert not _tf.next_left_to_python()
+    d = diagnose(exc)
+    assert d is not None and d.recipe is None and d.category is None, d
+
+
+def test_the_iterator_readers_answer_nothing_outside_the_supported_versions(monkeypatch):
+    from tfdebug._extract import is_user
+    from tfdebug._tf import autograph, locations
+
+    exc = raised_by(_five_with_default, iter(tf.data.Dataset.range(3)))
+    assert locations.iterator_next_past_end([exc], is_user)[1] == _line(_five_with_default, "<- next default")
+    monkeypatch.setattr(locations, "version_supported", lambda: False)
+    monkeypatch.setattr(autograph, "version_supported", lambda: False)
+    assert locations.iterator_next_past_end([exc], is_user) is None
+    assert not autograph.next_left_to_python()

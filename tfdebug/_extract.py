@@ -306,8 +306,10 @@ def _instruction(tb) -> int | None:
     """The offset of the instruction ``tb`` stopped at. A traceback a library rebuilt (Keras'
     and TensorFlow's filters) may hold an offset inside the instruction's inline caches: the
     instruction is the one before them."""
-    code = tb.tb_frame.f_code.co_code
-    lasti = tb.tb_lasti
+    return _settled(tb.tb_frame.f_code.co_code, tb.tb_lasti)
+
+
+def _settled(code: bytes, lasti: int) -> int | None:
     while 0 < lasti < len(code) and dis.opname[code[lasti]] == "CACHE":
         lasti -= 2
     return lasti if 0 <= lasti < len(code) else None
@@ -475,8 +477,13 @@ def extract(exc: BaseException) -> Extracted:
         tags |= _frame_tags(exc, chain, messages, first)
     if "tensorflow" in sys.modules:
         tags |= _state_tags(chain, messages, frames_by_exc, tags, user_raised)
+<<<<<<< HEAD
         if first is not None and _frozen_draw_at(chain, first, frames_by_exc):
             tags.add("frozen-draw")
+=======
+        if not user_raised:
+            tags |= _callee_tags(exc, chain, messages, frames_by_exc, tags, first)
+>>>>>>> issue-20h-generic
     return Extracted(chain=chain, class_names=tuple(class_names_of(e) for e in chain),
                      messages=messages, locations=locations, tags=frozenset(tags),
                      raise_site=site, user_raised=user_raised,
@@ -611,6 +618,7 @@ def _state_tags(chain, messages, frames_by_exc, tags, user_raised: bool) -> set[
     return out
 
 
+<<<<<<< HEAD
 def _frozen_draw_at(chain, location: Location, frames_by_exc) -> bool:
     """An op failed while the graph ran, at a line that reads a Python random or clock draw
     the trace froze into the graph (``_effects.frozen``)."""
@@ -633,6 +641,81 @@ def file_globals(frames_by_exc, file: str) -> dict | None:
             if frame.f_code.co_filename == file:
                 return frame.f_globals
     return None
+=======
+def names_graph_tensor_class(text: str) -> bool:
+    """Python's own message names a graph tensor's class, quoted or not (``not
+    'SymbolicTensor'``, ``not SymbolicTensor``, ``'SymbolicTensor' object has no attribute``)."""
+    from . import _tf
+
+    return any(re.search(rf"(?<![\w.=]){re.escape(name)}\b(?!\()", text)
+               for name in _tf.symbolic_tensor_type_names())
+
+
+def refused_in_keras(chain, frames_by_exc=None) -> bool:
+    """Python itself refused a graph tensor inside Keras' own code: a TypeError naming the
+    tensor's class, raised while the innermost frame (the frames Keras' and TensorFlow's
+    traceback filters dropped put back) of a Keras file was calling a builtin (``int(dim)``)."""
+    for exc in chain:
+        frames = ((frames_by_exc or {}).get(id(exc)) or tb_frames(exc)) if isinstance(exc, TypeError) else ()
+        if frames and library_module(frames[-1][0].f_code.co_filename).startswith(("keras/", "tf_keras/")) \
+                and _calling(frames[-1][0]) and names_graph_tensor_class(safe_str(exc)[-8192:]):
+            return True
+    return False
+
+
+def _calling(frame) -> bool:
+    """``frame`` (done) stopped at a call: what raised was the callee, native code here."""
+    code = frame.f_code.co_code
+    lasti = _settled(code, frame.f_lasti)
+    return lasti is not None and dis.opname[code[lasti]].startswith("CALL")
+
+
+def _callee_tags(exc: BaseException, chain, messages, frames_by_exc, tags, location) -> set[str]:
+    """Tags of the API the user's line called, read from TensorFlow's and the frame's state:
+    ``keras-static-argument`` when Python refused a graph tensor inside the Keras object the
+    line calls (outside tf.data, whose functions are always traced: data-pipeline there);
+    ``next-default-unused`` when the tf.data get-next op Python's ``next(iterator, default)``
+    at the line made ran past the end in a tf.function while AutoGraph leaves ``next`` to
+    Python (the default is never used in the graph)."""
+    from . import _tf
+
+    out = set()
+    if location is not None and "tf.data" not in tags and refused_in_keras(chain, frames_by_exc):
+        from ._operands import calls_keras, user_frame
+        try:
+            if calls_keras(user_frame(exc, location.file, location.line), location.file, location.line):
+                out.add("keras-static-argument")
+        except Exception:  # noqa: BLE001 - an unreadable frame proves nothing
+            pass
+    if any("OutOfRangeError" in class_names_of(e) for e in chain):
+        made = _tf.iterator_next_past_end(chain, is_user)
+        if made is not None and _calls_next_with_default(made[0], made[1]) and _tf.next_left_to_python():
+            out.add("next-default-unused")
+    return out
+
+
+def _calls_next_with_default(file: str, line: int) -> bool:
+    """The statement at ``file:line`` calls Python's builtin ``next`` with a default, and with
+    none elsewhere on the line (``next`` not rebound in the file)."""
+    tree = module_tree(file)
+    stmt = statement_at(tree, line) if tree is not None else None
+    if stmt is None or any(_binds_next(node) for node in ast.walk(tree)):
+        return False
+    calls = [node for node in line_nodes(stmt, line) if isinstance(node, ast.Call)
+             and isinstance(node.func, ast.Name) and node.func.id == "next"]
+    return bool(calls) and all(len(c.args) == 2 and not c.keywords
+                               and not any(isinstance(a, ast.Starred) for a in c.args) for c in calls)
+
+
+def _binds_next(node: ast.AST) -> bool:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return node.name == "next"
+    if isinstance(node, ast.Name):
+        return node.id == "next" and not isinstance(node.ctx, ast.Load)
+    if isinstance(node, ast.arg):
+        return node.arg == "next"
+    return "next" in import_bindings(node)
+>>>>>>> issue-20h-generic
 
 
 def _frame_tags(exc: BaseException, chain, messages, location: Location) -> set[str]:

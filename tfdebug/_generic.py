@@ -15,7 +15,8 @@ import functools
 import re
 
 from . import recipebook
-from ._extract import TF_DATA_DIR, library_module, raised_in_native_call, tb_frames
+from ._extract import (TF_DATA_DIR, library_module, names_graph_tensor_class, raised_in_native_call,
+                       refused_in_keras, tb_frames)
 
 # (module of TensorFlow/Keras, function raising there, category). Only raise sites whose
 # every message is of that category (read from the installed sources); other frames of the
@@ -148,12 +149,13 @@ def _python_call_on_symbolic_tensor(extracted) -> bool:
     site = extracted.raise_site
     if site is not None and site.module.startswith(("tensorflow/", "keras/")) \
             and site.module != _TENSOR_CLASS:  # the tensor itself refusing an attribute is Python's
-        return _native_refusal(extracted)
+        # Python's builtin refusing it inside Keras' code counts only in a tf.data function;
+        # in a tf.function the Keras API at the line is TFD187's (keras-static-argument)
+        return _native_refusal(extracted) or ("tf.data" in extracted.tags
+                                              and refused_in_keras(extracted.chain))
     head = extracted.messages[0][-8192:] if extracted.messages else ""
     pattern = _tf.symbolic_tensor_repr()  # NumPy shows the tensor itself: got '<tf.Tensor 'x:0' ...>'
-    return any(re.search(rf"(?<![\w.=]){re.escape(name)}\b(?!\()", head)
-               for name in _tf.symbolic_tensor_type_names()) or \
-        (pattern is not None and pattern.search(head) is not None)
+    return names_graph_tensor_class(head) or (pattern is not None and pattern.search(head) is not None)
 
 
 def _native_refusal(extracted) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import types
 
 from . import _tf
 from ._extract import chain_of, tb_frames
@@ -124,6 +125,53 @@ def searches_graph_tensor(frame, file: str, line: int) -> bool:
                 if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, (ast.Name, ast.Attribute)) \
                         and _tf.is_symbolic(_resolve(right, frame)):
                     return True
+    return False
+
+
+_KERAS_ROOTS = ("keras", "tf_keras")
+
+
+def _callee(node: ast.AST, frame):
+    """The callable a call's ``func`` names in ``frame``: a name, or attributes read through
+    modules (``tf.keras.initializers.HeNormal``: library code, as an import would run) or from
+    an object's class or ``__dict__`` (no property runs); _MISSING for anything else."""
+    if isinstance(node, ast.Name):
+        for scope in (frame.f_locals, frame.f_globals, frame.f_builtins):
+            if node.id in scope:
+                return scope[node.id]
+        return _MISSING
+    if not isinstance(node, ast.Attribute):
+        return _MISSING
+    base = _callee(node.value, frame)
+    if base is _MISSING:
+        return _MISSING
+    if isinstance(base, types.ModuleType):
+        return getattr(base, node.attr, _MISSING)
+    try:
+        value = inspect.getattr_static(base, node.attr)
+    except AttributeError:
+        return _MISSING
+    if isinstance(value, (staticmethod, classmethod)):
+        return value.__func__
+    return value if isinstance(value, types.FunctionType) or not hasattr(type(value), "__get__") else _MISSING
+
+
+def _is_keras(value) -> bool:
+    """A class, function or object of Keras' own package (a class of it among the MRO)."""
+    if isinstance(value, types.FunctionType):
+        return (getattr(value, "__module__", "") or "").split(".")[0] in _KERAS_ROOTS
+    cls = value if isinstance(value, type) else type(value)
+    return any((getattr(c, "__module__", "") or "").split(".")[0] in _KERAS_ROOTS for c in cls.__mro__)
+
+
+def calls_keras(frame, file: str, line: int) -> bool:
+    """True when a call at the user's ``line`` calls, in ``frame``, a Keras object: a class
+    (a layer, an initializer), a function (a utility), a method of one, or an instance
+    (``init(shape)``); ``keras.X`` and ``tf.keras.X`` alike."""
+    for node in _nodes_at(frame, file, line):
+        if isinstance(node, ast.Call) and (callee := _callee(node.func, frame)) is not _MISSING \
+                and _is_keras(callee):
+            return True
     return False
 
 

@@ -191,7 +191,7 @@ def _choose(extracted: Extracted):
 # recipe of another category chosen by the text alone (a per-replica batch given to a Keras
 # layer is not a wrong positional argument); one of the same category keeps its own words.
 # (A proving recipe with a message family, like TFD186's, already ranks first by its tag.)
-_PROVEN = {"per-replica-value": "TFD609"}
+_PROVEN = {"per-replica-value": "TFD609", "keras-static-argument": "TFD187"}
 
 
 def _proven_by_state(extracted: Extracted, chosen):

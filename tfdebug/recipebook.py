@@ -74,6 +74,8 @@ TAGS = (
     "per-replica-value",       # the message names a per-replica value the user's line holds
     "in-graph-tensor",         # the user's line tests membership in a graph tensor (`a in t`)
     "frozen-draw",             # an op failed running the graph at a line reading a trace-time random/clock draw
+    "keras-static-argument",   # Python refused a graph tensor inside the Keras API the user's line calls
+    "next-default-unused",     # the get-next op `next(it, default)` made ran past the end in a tf.function
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnosis.py's locators).
 LOCATORS = ("append-in-loop", "variable-initializer", "cast-binding", "set-seed", "yield", "py-function", "keras-call-tf-function",

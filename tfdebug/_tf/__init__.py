@@ -11,7 +11,7 @@ a patch of the name re-exported here does not reach that submodule.
 """
 from .autograph import (autograph_origin, autograph_source_maps, converted_target,
                         do_not_convert_instance, frame_origin, is_generated_file, mapped_location,
-                        is_python_len, raised_in_tensor_branch)
+                        is_python_len, next_left_to_python, raised_in_tensor_branch)
 from .calls import calls_since_trace, stats_key
 from .conversion import (Decline, declined_function, keras_caller, library_caller, record_declines, recorded_decline,
                          stop_recording_declines)
@@ -24,8 +24,8 @@ from .keras_state import (changed_flags, logs_averaged_across_replicas, model_st
                           train_function_traced, trained_model, unwatch_trainable, watch_trainable)
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
 from .locations import (failed_function_call, graph_error_locations, handle_refused_by_invariant,
-                        is_cond_builder, leaked_graph_tensor, raised_running_graph,
-                        refuses_only_graph_tensors,
+                        is_cond_builder, iterator_next_past_end, leaked_graph_tensor,
+                        raised_running_graph, refuses_only_graph_tensors,
                         op_creation_stack, refused_argument, refused_return_value, refused_tensor_origin,
                         registered_py_function,
                         staged_statement_output,
@@ -54,7 +54,7 @@ __all__ = [
     "is_internal_function", "is_per_replica", "is_symbolic", "per_replica_type_names", "is_tf_function", "layer_call_hooked",
     "leaked_graph_tensor", "raised_running_graph", "refused_argument", "registered_py_function", "staged_statement_output",
     "logs_averaged_across_replicas", "mapped_location", "model_strategy", "op_creation_stack", "redirect_trace_caches", "refused_return_value",
-    "is_python_len", "raised_in_tensor_branch", "refused_tensor_origin", "unlifted_variable_origins",
+    "is_python_len", "iterator_next_past_end", "next_left_to_python", "raised_in_tensor_branch", "refused_tensor_origin", "unlifted_variable_origins",
     "remove_tensor_format_hook", "restored_call_mismatch", "restore_trace_caches", "set_data_debug_mode",
     "set_functions_run_eagerly", "symbolic_tensor_repr", "symbolic_tensor_type_names", "tensor_format_hooked", "tf_function_key", "tf_version",
     "trace_caches_redirected", "trace_hook_available", "trace_hook_installed",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 
-from .versions import log
+from .versions import log, version_supported
 
 
 _GENERATED_MARKER = "__autograph_generated_file"
@@ -173,3 +173,20 @@ def is_python_len(frame) -> bool:
     """True for the frame of AutoGraph's fallback that calls Python's ``len`` on a non-tensor."""
     return frame is not None and frame.f_code.co_name == "_py_len" and \
         frame.f_code.co_filename.replace("\\", "/").endswith(_PY_BUILTINS)
+
+
+def next_left_to_python() -> bool:
+    """True when AutoGraph calls Python's builtin ``next`` as it is: ``converted_call`` hands a
+    builtin to ``py_builtins.overload_of`` (autograph/operators/py_builtins.py), which gives
+    back ``next`` itself when ``next`` is not among the builtins it overloads (TF 2.21:
+    ``next`` is in BUILTIN_FUNCTIONS_MAP but not in SUPPORTED_BUILTINS). tf.data's own
+    ``next`` (``get_next_as_optional``, which honours the default) is then never reached.
+    False when AutoGraph overloads it, or on an unknown layout."""
+    if not version_supported():
+        return False
+    try:
+        from tensorflow.python.autograph.operators import py_builtins
+        return py_builtins.overload_of(next) is next
+    except Exception:  # noqa: BLE001 - another layout: no claim
+        log.debug("tfdebug: AutoGraph's builtin overloads unreadable", exc_info=True)
+        return False

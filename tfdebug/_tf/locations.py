@@ -410,3 +410,70 @@ def refused_argument(chain):
         if found is not None:
             return found.f_locals.get("value")
     return None
+
+
+# A tf.data iterator's ``__next__`` (data/ops/iterator_ops.py, TF 2.16-2.21), which Python's
+# builtin ``next`` calls, makes the get-next op in a graph; AutoGraph's call wrappers may sit
+# between it and the user's line.
+_ITERATOR_NEXT = ("ops/iterator_ops.py", "__next__")
+_AUTOGRAPH_DIR = "/tensorflow/python/autograph/"
+
+
+def iterator_next_past_end(chain, is_user) -> tuple[str, int, str] | None:
+    """(file, line, function) of the user's line whose call of Python's ``next`` on a tf.data
+    iterator made the op of a tf.function's graph that ran past the dataset's end (an
+    ``OutOfRangeError`` at run time); None otherwise. The op is found by the node names
+    TensorFlow's own parser reads from the error (``error_interpolation.parse_message``) in
+    the graphs of the failed tf.function's traces (and the functions nested in them), and
+    its creation stack (``op.traceback``) says who made it: every such op must agree."""
+    found = set()
+    for exc in chain if version_supported() else ():
+        if not _out_of_range(exc):
+            continue
+        for op in _failed_ops(exc):
+            stack = _creation_stack(op)
+            user = next((i for i, (filename, _, _) in enumerate(stack) if is_user(filename)), None)
+            callees = [(_file_tail(f), name) for f, _, name in stack[:user or 0]
+                       if _AUTOGRAPH_DIR not in f.replace(os.sep, "/")]
+            if user is None or not callees or callees[-1] != _ITERATOR_NEXT:
+                return None
+            found.add(stack[user])
+    return found.pop() if len(found) == 1 else None
+
+
+def _out_of_range(exc) -> bool:
+    try:
+        from tensorflow.python.framework import errors
+        return isinstance(exc, errors.OutOfRangeError)
+    except Exception:  # noqa: BLE001 - another layout: no claim
+        return False
+
+
+def _failed_ops(exc) -> list:
+    """The ops a run-time error of a tf.function names: its ``op`` (graph-mode errors), else
+    those of the node names in its message found in the graphs of the tf.function's traces."""
+    if getattr(exc, "op", None) is not None:
+        return [exc.op]
+    call = failed_function_call(exc)
+    try:
+        from tensorflow.python.framework import error_interpolation
+        _, _, nodes = error_interpolation.parse_message(str(getattr(exc, "message", "")))
+        names = {tag.name for tag in nodes}
+        graphs = [cf.graph for cf in call[0]._list_all_concrete_functions()] if call and names else []
+    except Exception:  # noqa: BLE001 - another layout: no op, no claim
+        log.debug("tfdebug: cannot read the failed function's graphs", exc_info=True)
+        return []
+    ops, seen = [], set()
+    while graphs and len(seen) < 500:
+        graph = graphs.pop()
+        if graph is None or id(graph) in seen:
+            continue
+        seen.add(id(graph))
+        for name in names:
+            try:
+                ops.append(graph.get_operation_by_name(name))
+            except (KeyError, ValueError):
+                pass
+        functions = getattr(graph, "_functions", None)  # a loop body's, a branch's graph
+        graphs.extend(getattr(f, "graph", None) for f in (functions.values() if isinstance(functions, dict) else ()))
+    return ops
