@@ -477,13 +477,10 @@ def extract(exc: BaseException) -> Extracted:
         tags |= _frame_tags(exc, chain, messages, first)
     if "tensorflow" in sys.modules:
         tags |= _state_tags(chain, messages, frames_by_exc, tags, user_raised)
-<<<<<<< HEAD
         if first is not None and _frozen_draw_at(chain, first, frames_by_exc):
             tags.add("frozen-draw")
-=======
         if not user_raised:
             tags |= _callee_tags(exc, chain, messages, frames_by_exc, tags, first)
->>>>>>> issue-20h-generic
     return Extracted(chain=chain, class_names=tuple(class_names_of(e) for e in chain),
                      messages=messages, locations=locations, tags=frozenset(tags),
                      raise_site=site, user_raised=user_raised,
