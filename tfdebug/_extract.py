@@ -615,7 +615,6 @@ def _state_tags(chain, messages, frames_by_exc, tags, user_raised: bool) -> set[
     return out
 
 
-<<<<<<< HEAD
 def _frozen_draw_at(chain, location: Location, frames_by_exc) -> bool:
     """An op failed while the graph ran, at a line that reads a Python random or clock draw
     the trace froze into the graph (``_effects.frozen``)."""
@@ -638,7 +637,8 @@ def file_globals(frames_by_exc, file: str) -> dict | None:
             if frame.f_code.co_filename == file:
                 return frame.f_globals
     return None
-=======
+
+
 def names_graph_tensor_class(text: str) -> bool:
     """Python's own message names a graph tensor's class, quoted or not (``not
     'SymbolicTensor'``, ``not SymbolicTensor``, ``'SymbolicTensor' object has no attribute``)."""
@@ -712,7 +712,6 @@ def _binds_next(node: ast.AST) -> bool:
     if isinstance(node, ast.arg):
         return node.arg == "next"
     return "next" in import_bindings(node)
->>>>>>> issue-20h-generic
 
 
 def _frame_tags(exc: BaseException, chain, messages, location: Location) -> set[str]:
