@@ -375,10 +375,16 @@ def _argument_store(extracted) -> Location | None:
     leaked = _tf.leaked_argument(extracted.chain)
     code = tracing.traced_code_of(leaked[0]) if leaked is not None else None
     function = function_node(code) if code is not None else None
-    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-            or leaked[1] not in parameter_names(function):
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None  # a lambda stores nothing
-    store = _first_store(function, {leaked[1]}, after=0, rebinding_ends=True)
+    _, name, index, count = leaked
+    parameters = [a.arg for a in function.args.posonlyargs + function.args.args]
+    if name not in parameter_names(function):
+        # named by position (tf.data's ``args_0``...): only when each parameter is one tensor
+        if count != len(parameters) or function.args.vararg or function.args.kwonlyargs:
+            return None
+        name = parameters[index]
+    store = _first_store(function, {name}, after=0, rebinding_ends=True)
     return Location(code.co_filename, store.lineno, function.name) if store is not None else None
 
 

@@ -390,11 +390,13 @@ def _function_graph_of(tensor):
 
 
 def leaked_argument(chain):
-    """``(graph, parameter name)`` when the graph tensor an error refused out of its scope is
-    the placeholder TensorFlow made for an argument of the traced function of ``graph``
-    (``function_type.placeholder_arguments`` names it after the parameter, in its
-    ``_user_specified_name`` attribute); None for a tensor an op of the function made, a
-    captured input, or when TensorFlow is outside 2.16-2.21."""
+    """``(graph, name, index, count)`` when the graph tensor an error refused out of its scope
+    is the placeholder TensorFlow made for an argument of the traced function of ``graph``:
+    ``name`` is the one TensorFlow gave it (``function_type.placeholder_arguments`` names it
+    after the parameter, in its ``_user_specified_name`` attribute; tf.data's wrapper, which
+    takes ``*args``, names them ``args_0``...), ``index`` its position among the ``count``
+    argument placeholders. None for a tensor an op of the function made, a captured input,
+    or when TensorFlow is outside 2.16-2.21."""
     if not version_supported():
         return None
     try:
@@ -406,14 +408,16 @@ def leaked_argument(chain):
             return None
         inputs = list(graph.inputs)
         captured = len(graph.internal_captures) + len(getattr(graph, "deferred_internal_captures", ()))
-        if not any(t is tensor for t in inputs[:len(inputs) - captured]):
+        arguments = inputs[:len(inputs) - captured]
+        index = next((i for i, t in enumerate(arguments) if t is tensor), None)
+        if index is None:
             return None  # a captured value's placeholder: made at the line that captured it
         name = tensor.op.get_attr("_user_specified_name")
     except Exception:  # noqa: BLE001 - another layout: no claim
         log.debug("tfdebug: reading the leaked input failed", exc_info=True)
         return None
     name = name.decode("utf-8", "replace") if isinstance(name, bytes) else name
-    return (graph, name) if isinstance(name, str) and name.isidentifier() else None
+    return graph, name if isinstance(name, str) else "", index, len(arguments)
 
 
 _PYFUNC_TOKEN = re.compile(r"\bpyfunc_\d+\b")
