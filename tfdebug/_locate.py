@@ -275,8 +275,8 @@ def _registered_call(extracted) -> Location | None:
             given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "func"), None)
             if called.rsplit(".", 1)[-1] in PY_FUNCTION_LEAVES and given is not None \
                     and dotted_tail(given).rsplit(".", 1)[-1] == name:
-                function_node = enclosing_function(tree, call.lineno)
-                calls.append(Location(filename, call.lineno, getattr(function_node, "name", "<module>")))
+                caller = enclosing_function(tree, call.lineno)
+                calls.append(Location(filename, call.lineno, getattr(caller, "name", "<module>")))
     return calls[0] if len(calls) == 1 else None
 
 
@@ -417,7 +417,7 @@ def _targets(node) -> list:
 
 
 def _rebinds(node, names: set[str]) -> bool:
-    """Does the simple statement ``node`` bind one of ``names`` (``x = ...``, ``x += 1``)?"""
+    """Does ``node`` bind one of ``names`` (``x = ...``, ``x += 1``, ``for x in``, ``as x``)?"""
     if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
         targets = _targets(node)
     elif isinstance(node, (ast.For, ast.AsyncFor)):

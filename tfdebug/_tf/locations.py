@@ -417,7 +417,7 @@ def leaked_argument(chain):
         log.debug("tfdebug: reading the leaked input failed", exc_info=True)
         return None
     name = name.decode("utf-8", "replace") if isinstance(name, bytes) else name
-    return graph, name if isinstance(name, str) else "", index, len(arguments)
+    return graph, (name if isinstance(name, str) else ""), index, len(arguments)
 
 
 _PYFUNC_TOKEN = re.compile(r"\bpyfunc_\d+\b")
