@@ -684,14 +684,22 @@ def test_remembered_graphs_are_held_weakly_and_only_while_explaining():
 
 
 @pytest.mark.smoke
-def test_leaked_argument_falls_back_to_nothing_on_other_errors():
+def test_leaked_argument_falls_back_to_nothing_on_other_errors(monkeypatch):
     from tfdebug import _tf
+    from tfdebug._tf import locations
 
     error = raised_by(lambda: (_ for _ in ()).throw(ValueError("elsewhere")))
     assert _tf.leaked_argument([error]) is None and _tf.leaked_argument([]) is None
     keeper = _Keeper()  # a tensor the function made: no argument
     keeper.step(tf.constant([1.0]))
     assert _tf.leaked_argument([raised_by(lambda: keeper.kept[0] + 1)]) is None
+    # another TensorFlow may lay out its raise sites otherwise: no answer, today's line
+    _leak(_input_on_attribute)
+    error = raised_by(lambda: _LOG.last + 1)
+    assert _tf.leaked_argument([error]) is not None
+    monkeypatch.setattr(locations, "version_supported", lambda: False)
+    assert _tf.leaked_argument([error]) is None
+    assert diagnose(error).line == _line(_leak, "<- the call")
 
 
 # -- a tf.data function is always traced: Python refusing a symbolic tensor there ----------------
