@@ -571,6 +571,33 @@ def test_a_leaked_input_of_a_method_is_blamed_at_its_store_on_self_and_in_explai
     assert f"{os.path.basename(__file__)}:{line} in step" in "".join(info.value.__notes__)
 
 
+def _inner_stores_its_input(y, scale):
+    _LOG.first = scale  # <- inner input leaves
+    return y * scale
+
+
+def _signed_stores_its_input(values, count):
+    _LOG.last = count  # <- signed input leaves
+    return values
+
+
+@pytest.mark.smoke
+def test_a_leaked_input_of_a_nested_or_signed_function_is_blamed_at_its_store():
+    # a tf.function called while another is traced has a graph (and placeholders) of its
+    # own; an input_signature's TensorSpec names its placeholder (`n`), found by position
+    inner = tf.function(_inner_stores_its_input)
+    outer = tf.function(lambda x: inner(x, tf.constant(3.0)))
+    signed = tf.function(_signed_stores_its_input, input_signature=[
+        tf.TensorSpec([None], tf.float32, name="v"), tf.TensorSpec([], tf.float32, name="n")])
+    with tfdebug.explain():
+        outer(tf.constant(1.0))
+        signed(tf.ones([2]), tf.constant(2.0))
+    d = diagnose(raised_by(lambda: _LOG.first + 1))
+    assert d.recipe.id == "TFD116" and d.line == _line(_inner_stores_its_input, "<- inner input leaves")
+    d = diagnose(raised_by(lambda: _LOG.last + 1))
+    assert d.recipe.id == "TFD116" and d.line == _line(_signed_stores_its_input, "<- signed input leaves")
+
+
 def _input_stored_by_a_map_function(x, label):
     _LOG.seen.append(label)  # <- input leaves
     return x * 2
