@@ -71,7 +71,7 @@ def snapshot() -> dict:
         "layer call": keras.Layer.__call__,
         "print": builtins.print,
         "subscribers": tracing._subscribers,
-        "remembering": tracing._remembering,
+        "remembering": (tracing._remembering, tracing._remember_hooked),
         "eager entries": len(eager_module._stack),
         "format hooks": _tf.formatting._format_hooks,
         "redirects": _tf.trace_hook._redirect_depth,
@@ -105,7 +105,8 @@ def _reset(before: dict) -> None:
     _tf.formatting._format_hooks, _ = (), _tf.formatting._format_originals.clear()
     keras.Layer.__call__ = before["layer call"]
     _tf.layer_hook._layer_hook.update(count=0, original=None, cls=None)
-    tracing._subscribers, tracing._remembering = before["subscribers"], before["remembering"]
+    tracing._subscribers = before["subscribers"]
+    tracing._remembering, tracing._remember_hooked = before["remembering"]
 
 
 class Injected(Exception):

@@ -710,6 +710,21 @@ def test_remembered_graphs_are_held_weakly_and_only_while_explaining():
     assert graph() is None  # the map keeps no graph alive
 
 
+def test_explain_installs_no_trace_hook_for_graphs_on_an_unsupported_tensorflow(monkeypatch):
+    import warnings
+
+    from tfdebug import _tf, tracing
+
+    with tfdebug.explain():
+        assert _tf.trace_hook_installed()
+    monkeypatch.setattr(_tf.versions, "tf_version", lambda: (2, 99))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "not a supported version" warning either
+        with tfdebug.explain(), tfdebug.explain():
+            assert not _tf.trace_hook_installed() and tracing._remembering == 2
+    assert tracing._remembering == 0 and not tracing._remember_hooked
+
+
 @pytest.mark.smoke
 def test_leaked_argument_falls_back_to_nothing_on_other_errors(monkeypatch):
     from tfdebug import _tf

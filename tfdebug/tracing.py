@@ -97,6 +97,7 @@ def subscribed(subscriber: Callable):
 # a graph alive (a function would, through its globals and the tf.function they hold).
 _graph_functions: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 _remembering = 0
+_remember_hooked = False  # whether the outermost remember_graphs() subscribed
 _remember_lock = threading.Lock()
 
 
@@ -108,22 +109,25 @@ def _keep_hook(trace) -> None:
 
 def remember_graphs() -> None:
     """Until ``forget_graphs()``, map each function graph traced to its Python function
-    (nests by count; the first call installs the trace hook)."""
-    global _remembering
+    (nests by count; the first call installs the trace hook, on a supported TensorFlow only:
+    elsewhere the leaked input is not read, and explaining warns of no missing hook)."""
+    global _remembering, _remember_hooked
     with _remember_lock:
-        if _remembering == 0:
+        if _remembering == 0 and _tf.version_supported() and _tf.trace_hook_available():
             subscribe(_keep_hook)
+            _remember_hooked = True
         _remembering += 1
 
 
 def forget_graphs() -> None:
     """Undo one ``remember_graphs()``; the graphs already mapped stay mapped while they live."""
-    global _remembering
+    global _remembering, _remember_hooked
     with _remember_lock:
         if _remembering == 0:
             return
         _remembering -= 1
-        if _remembering == 0:
+        if _remembering == 0 and _remember_hooked:
+            _remember_hooked = False
             unsubscribe(_keep_hook)
 
 
