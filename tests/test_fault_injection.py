@@ -43,6 +43,7 @@ _TF_STEPS = ["functions_run_eagerly", "set_functions_run_eagerly", "data_debug_m
 STEPS = ([(_tf, name) for name in _TF_STEPS]
          + [(tf.config, "run_functions_eagerly"), (debug_mode, "toggle_debug_mode"),
             (tracing, "subscribe"), (tracing, "unsubscribe"), (tracing, "_around_trace"),
+            (tracing, "remember_graphs"), (tracing, "forget_graphs"), (tracing, "_remember"),
             (trace_log.TraceLogger, "_on_trace"), (side_effects._State, "on_trace"),
             (side_effects._State, "on_format"), (shapes.shape_probe, "_on_trace"),
             (explain_module, "annotate"), (diagnose_module, "diagnose")])
@@ -54,6 +55,7 @@ RESTORES = {"set_functions_run_eagerly": {"eager"}, "run_functions_eagerly": {"e
             "set_data_debug_mode": {"data"}, "toggle_debug_mode": {"data"},
             "data_debug_mode_scopable": {"data"},
             "uninstall_trace_hook": {"trace hook"}, "unsubscribe": {"trace hook"},
+            "forget_graphs": {"trace hook"},
             "remove_tensor_format_hook": {"formatters"}, "restore_trace_caches": {"trace caches"},
             "uninstall_layer_call_hook": {"layer call"}}
 
@@ -69,6 +71,7 @@ def snapshot() -> dict:
         "layer call": keras.Layer.__call__,
         "print": builtins.print,
         "subscribers": tracing._subscribers,
+        "remembering": (tracing._remembering, tracing._remember_hooked),
         "eager entries": len(eager_module._stack),
         "format hooks": _tf.formatting._format_hooks,
         "redirects": _tf.trace_hook._redirect_depth,
@@ -81,7 +84,7 @@ def snapshot() -> dict:
 
 
 # books that go with a switch: they are left with it
-_BOOKS = {"trace hook": {"subscribers"}, "formatters": {"format hooks"},
+_BOOKS = {"trace hook": {"subscribers", "remembering"}, "formatters": {"format hooks"},
           "trace caches": {"redirects"}, "layer call": {"layer hooks"}}
 
 
@@ -103,6 +106,7 @@ def _reset(before: dict) -> None:
     keras.Layer.__call__ = before["layer call"]
     _tf.layer_hook._layer_hook.update(count=0, original=None, cls=None)
     tracing._subscribers = before["subscribers"]
+    tracing._remembering, tracing._remember_hooked = before["remembering"]
 
 
 class Injected(Exception):

@@ -5,6 +5,7 @@ from the recipes) must each end with a diagnosis at the right user line: a recip
 where one applies, a generic diagnosis otherwise. ``# category: generic:X`` expects a generic
 diagnosis of category X (``-``: no category).
 """
+import contextlib
 import importlib
 import json
 import os
@@ -479,6 +480,268 @@ def test_escape_store_is_a_store_into_an_object_the_function_did_not_make(tmp_pa
     assert at(14).line == 15    # a global name
     assert at(18).line == 19    # an attribute of self (a parameter)
     assert at(5) is None        # `out = []` is stored nowhere outside
+
+
+# -- a leaked input: the placeholder of an argument, stored outside by the traced code ------------
+
+class _Log:
+    def __init__(self):
+        self.last = self.first = self.parts = None
+        self.seen = []
+
+
+_LOG = _Log()
+_KEPT = {}
+_LAST = None
+
+
+def _input_on_attribute(x, lengths):
+    _LOG.last = lengths  # <- input leaves
+    return tf.reduce_sum(x)
+
+
+def _input_in_a_pair(x, lengths):
+    total = tf.reduce_sum(x)
+    _KEPT["pair"] = (x, lengths)  # <- input leaves
+    return total
+
+
+def _input_appended(x, lengths):
+    y = x * 2
+    _LOG.seen.append(lengths)  # <- input leaves
+    return y
+
+
+def _input_to_global(x, lengths):
+    global _LAST
+    _LAST = lengths  # <- input leaves
+    return x
+
+
+def _input_stored_twice(x, lengths):
+    _LOG.first = lengths  # <- input leaves
+    _LOG.last = lengths
+    return x
+
+
+class _Masker:
+    @tf.function
+    def step(self, x, lengths):
+        y = x * 2
+        self.mask = lengths  # <- input leaves
+        return y
+
+
+_READS = {"eager op": lambda t: t + 1, "numpy": lambda t: np.mean(t), "method": lambda t: t.numpy(),
+          "bool": lambda t: bool(t)}
+
+
+def _leak(fn, remember=True):
+    """Trace ``fn`` (under explain() when ``remember``) with two inputs; the error of using
+    afterwards, eagerly, what it kept."""
+    step = tf.function(fn)
+    with tfdebug.explain() if remember else contextlib.nullcontext():
+        step(tf.ones([3]), tf.constant([1, 2]))  # <- the call
+    return step
+
+
+@pytest.mark.smoke
+@pytest.mark.parametrize("fn, kept", [
+    (_input_on_attribute, lambda: _LOG.last), (_input_in_a_pair, lambda: _KEPT["pair"][1]),
+    (_input_appended, lambda: _LOG.seen[-1]), (_input_to_global, lambda: _LAST),
+    (_input_stored_twice, lambda: _LOG.last)],
+    ids=["attribute", "item-of-global", "append", "global-name", "first-of-two"])
+@pytest.mark.parametrize("read", sorted(_READS))
+def test_a_leaked_input_is_blamed_where_the_traced_function_stores_its_parameter(fn, kept, read):
+    # no op made it: the placeholder of the argument leads to the function traced into its
+    # graph, which explain() remembered while it was active
+    _leak(fn)
+    d = diagnose(raised_by(_READS[read], kept()))
+    assert d.recipe.id in ("TFD116", "TFD117") and d.category == "out-of-scope-tensor", d
+    assert (d.file, d.line) == (__file__, _line(fn, "<- input leaves")), d
+
+
+@pytest.mark.smoke
+def test_a_leaked_input_of_a_method_is_blamed_at_its_store_on_self_and_in_explain_s_note():
+    masker = _Masker()
+    with pytest.raises(TypeError) as info, tfdebug.explain():
+        masker.step(tf.ones([2]), tf.constant([1, 0]))
+        tf.reduce_sum(masker.mask)
+    line = _line(_Masker.step, "<- input leaves")
+    assert f"{os.path.basename(__file__)}:{line} in step" in "".join(info.value.__notes__)
+
+
+def _inner_stores_its_input(y, scale):
+    _LOG.first = scale  # <- inner input leaves
+    return y * scale
+
+
+def _signed_stores_its_input(values, count):
+    _LOG.last = count  # <- signed input leaves
+    return values
+
+
+@pytest.mark.smoke
+def test_a_leaked_input_of_a_nested_or_signed_function_is_blamed_at_its_store():
+    # a tf.function called while another is traced has a graph (and placeholders) of its
+    # own; an input_signature's TensorSpec names its placeholder (`n`), found by position
+    inner = tf.function(_inner_stores_its_input)
+    outer = tf.function(lambda x: inner(x, tf.constant(3.0)))
+    signed = tf.function(_signed_stores_its_input, input_signature=[
+        tf.TensorSpec([None], tf.float32, name="v"), tf.TensorSpec([], tf.float32, name="n")])
+    with tfdebug.explain():
+        outer(tf.constant(1.0))
+        signed(tf.ones([2]), tf.constant(2.0))
+    d = diagnose(raised_by(lambda: _LOG.first + 1))
+    assert d.recipe.id == "TFD116" and d.line == _line(_inner_stores_its_input, "<- inner input leaves")
+    d = diagnose(raised_by(lambda: _LOG.last + 1))
+    assert d.recipe.id == "TFD116" and d.line == _line(_signed_stores_its_input, "<- signed input leaves")
+
+
+def _input_stored_by_a_map_function(x, label):
+    _LOG.seen.append(label)  # <- input leaves
+    return x * 2
+
+
+@pytest.mark.smoke
+def test_a_leaked_input_of_a_data_function_is_found_by_its_position():
+    # tf.data's wrapper takes *args: its placeholders are args_0, args_1, one per parameter
+    with tfdebug.explain():
+        list(tf.data.Dataset.from_tensor_slices(([1, 2], [3, 4])).map(_input_stored_by_a_map_function))
+    d = diagnose(raised_by(lambda: _LOG.seen[-1] * 2))
+    assert d.recipe.id == "TFD116" and d.line == _line(_input_stored_by_a_map_function, "<- input leaves")
+
+
+def _made_leaks_while_the_input_is_stored_too(x, lengths):
+    _LOG.first = lengths
+    doubled = lengths * 2  # <- made
+    _LOG.last = doubled  # <- made tensor leaves
+    return x
+
+
+def _input_in_a_local_list(x, lengths):
+    parts = []
+    parts.append(lengths)  # <- into a list the function made
+    _LOG.parts = parts
+    return x
+
+
+def _input_rebound_before_the_store(x, lengths):
+    raw = lengths
+    lengths = lengths * 2
+    _LOG.last = lengths  # <- a made tensor, not the input
+    _LOG.parts = raw
+    return x
+
+
+@pytest.mark.smoke
+def test_near_misses_of_a_leaked_input_keep_today_s_lines():
+    call = _line(_leak, "<- the call")  # where TensorFlow made the placeholders: the call
+    # a tensor the function made leaks: the store after the line that made it, as before
+    _leak(_made_leaks_while_the_input_is_stored_too)
+    d = diagnose(raised_by(lambda: _LOG.last + 1))
+    assert d.line == _line(_made_leaks_while_the_input_is_stored_too, "<- made tensor leaves"), d
+    # the input stored only into a list the function made (which then leaves): no store of it
+    _leak(_input_in_a_local_list)
+    d = diagnose(raised_by(lambda: _LOG.parts[0] + 1))
+    assert d.recipe.id == "TFD116" and (d.file, d.line) == (__file__, call), d
+    # the parameter bound anew before the store: what is stored after is another tensor
+    _leak(_input_rebound_before_the_store)
+    d = diagnose(raised_by(lambda: _LOG.parts + 1))
+    assert d.recipe.id == "TFD116" and (d.file, d.line) == (__file__, call), d
+
+
+_BIG = tf.zeros([2000])  # large enough to be captured, not copied into the graph as a constant
+
+
+def _captured_value_leaks(x):
+    _LOG.last = tf.convert_to_tensor(_BIG)  # <- captured
+    return x
+
+
+@pytest.mark.smoke
+def test_a_leaked_captured_input_is_blamed_where_it_was_captured_as_before():
+    from tfdebug import _tf
+
+    with tfdebug.explain():
+        tf.function(_captured_value_leaks)(tf.constant(1.0))
+    error = raised_by(lambda: _LOG.last + 1)
+    assert _LOG.last.op.type == "Placeholder" and _tf.leaked_argument([error]) is None
+    assert diagnose(error).line == _line(_captured_value_leaks, "<- captured")
+
+
+@pytest.mark.smoke
+def test_a_leaked_input_traced_outside_any_explaining_scope_keeps_today_s_line():
+    from tfdebug import _tf, tracing
+
+    call = _line(_leak, "<- the call")
+    _leak(_input_on_attribute, remember=False)
+    error = raised_by(lambda: _LOG.last + 1)
+    graph, name, index, count = _tf.leaked_argument([error])
+    assert (name, index, count) == ("lengths", 1, 2) and graph is _LOG.last.graph
+    assert tracing.traced_code_of(graph) is None
+    with pytest.raises(TypeError) as info, tfdebug.explain():
+        _LOG.last + 1
+    assert f"{os.path.basename(__file__)}:{call} in _leak" in "".join(info.value.__notes__)
+    d = diagnose(error)
+    assert d.recipe.id == "TFD116" and (d.file, d.line) == (__file__, call)
+
+
+@pytest.mark.smoke
+def test_remembered_graphs_are_held_weakly_and_only_while_explaining():
+    import gc
+    import weakref
+
+    from tfdebug import _tf, tracing
+
+    with tfdebug.explain(), tfdebug.explain():  # nested: the hook stays until the outer exit
+        pass
+    assert not tracing.active() and not _tf.trace_hook_installed()
+    step = _leak(_input_on_attribute)
+    graph = weakref.ref(_LOG.last.graph)
+    assert tracing.traced_code_of(graph()) is _input_on_attribute.__code__
+    # traced after the scope: not remembered, and nothing observes the trace
+    other = tf.function(_input_on_attribute)
+    other(tf.ones([2]), tf.constant([3]))
+    assert tracing.traced_code_of(_LOG.last.graph) is None
+    _LOG.last = None
+    del step, other
+    gc.collect()
+    assert graph() is None  # the map keeps no graph alive
+
+
+def test_explain_installs_no_trace_hook_for_graphs_on_an_unsupported_tensorflow(monkeypatch):
+    import warnings
+
+    from tfdebug import _tf, tracing
+
+    with tfdebug.explain():
+        assert _tf.trace_hook_installed()
+    monkeypatch.setattr(_tf.versions, "tf_version", lambda: (2, 99))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "not a supported version" warning either
+        with tfdebug.explain(), tfdebug.explain():
+            assert not _tf.trace_hook_installed() and tracing._remembering == 2
+    assert tracing._remembering == 0 and not tracing._remember_hooked
+
+
+@pytest.mark.smoke
+def test_leaked_argument_falls_back_to_nothing_on_other_errors(monkeypatch):
+    from tfdebug import _tf
+    from tfdebug._tf import locations
+
+    error = raised_by(lambda: (_ for _ in ()).throw(ValueError("elsewhere")))
+    assert _tf.leaked_argument([error]) is None and _tf.leaked_argument([]) is None
+    keeper = _Keeper()  # a tensor the function made: no argument
+    keeper.step(tf.constant([1.0]))
+    assert _tf.leaked_argument([raised_by(lambda: keeper.kept[0] + 1)]) is None
+    # another TensorFlow may lay out its raise sites otherwise: no answer, today's line
+    _leak(_input_on_attribute)
+    error = raised_by(lambda: _LOG.last + 1)
+    assert _tf.leaked_argument([error]) is not None
+    monkeypatch.setattr(locations, "version_supported", lambda: False)
+    assert _tf.leaked_argument([error]) is None
+    assert diagnose(error).line == _line(_leak, "<- the call")
 
 
 # -- a tf.data function is always traced: Python refusing a symbolic tensor there ----------------

@@ -210,6 +210,32 @@ def test_explain_adds_the_diagnosis(project):
                                  "E *--> test_inner_explain.py:5 in safe_div"])
 
 
+def test_explain_blames_the_store_of_a_leaked_input(project):
+    # the test's trace is remembered while it runs: the placeholder of `lengths` leads to
+    # `step`, whose store of that parameter is blamed, not the call that traced it
+    project.makepyfile(test_inner_leak="""
+        import tensorflow as tf
+
+        class Monitor:
+            lengths = None
+
+        monitor = Monitor()
+
+        @tf.function
+        def step(x, lengths):
+            monitor.lengths = lengths
+            return x
+
+        def test_reads_the_kept_input():
+            step(tf.constant(1.0), tf.constant([2, 3]))
+            tf.reduce_sum(monitor.lengths)
+    """)
+    result = _run(project, "--tfdebug-explain")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["E *tfdebug TFD116 out-of-scope-tensor:*",
+                                 "E *--> test_inner_leak.py:10 in step"])
+
+
 def test_explain_folds_pytest_s_frames_in_tensorflow_s_message_stacks(project):
     # "... was defined here:" runs through pytest and pluggy (~25 frames): one line each run
     project.makepyfile(test_inner_scope="""

@@ -14,7 +14,7 @@ import sys
 
 from ._extract import Location, is_user, keras_call_tf_function, library_module, message_locations, user_files
 from ._source import (assigned_names, builtin_cast_binding, calls_in, constructor_binding, dotted_tail,
-                      enclosing_function, first_call, inside_loop, line_nodes, locally_bound,
+                      enclosing_function, first_call, function_node, inside_loop, line_nodes, locally_bound,
                       mentions_name, module_tree, own_statements, parameter_names, parents_of,
                       source_index, statement_at, static_shape_binding)
 from ._vocab import MUTATORS, PY_FUNCTION_LEAVES
@@ -275,8 +275,8 @@ def _registered_call(extracted) -> Location | None:
             given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "func"), None)
             if called.rsplit(".", 1)[-1] in PY_FUNCTION_LEAVES and given is not None \
                     and dotted_tail(given).rsplit(".", 1)[-1] == name:
-                function_node = enclosing_function(tree, call.lineno)
-                calls.append(Location(filename, call.lineno, getattr(function_node, "name", "<module>")))
+                caller = enclosing_function(tree, call.lineno)
+                calls.append(Location(filename, call.lineno, getattr(caller, "name", "<module>")))
     return calls[0] if len(calls) == 1 else None
 
 
@@ -345,7 +345,12 @@ def _formats_names(node: ast.AST, names: set[str]) -> bool:
 def _locate_escape_store(extracted, location, frames):
     """``self.cache = t`` (or a global, a captured container) after the line that made the
     leaked graph tensor ``t``: where it leaves the traced function. The line that made it is
-    TensorFlow's, else the creation stack of the tensor its raise site refused."""
+    TensorFlow's, else the creation stack of the tensor its raise site refused. A leaked
+    input (the placeholder of an argument) has no such line: the statement of the traced
+    function that stores that parameter is blamed."""
+    stored = _argument_store(extracted)
+    if stored is not None:
+        return stored
     # the tensor's maker may return it to a caller that stores it: each user frame of its
     # creation stack, innermost first (the refused tensor's, else the stacks the message names)
     origins = _refused_tensor_origins(extracted) or \
@@ -358,6 +363,73 @@ def _locate_escape_store(extracted, location, frames):
     return origin if origin is not None and origin != location else None
 
 
+def _argument_store(extracted) -> Location | None:
+    """The first statement of the traced function that stores the parameter whose placeholder
+    leaked in an object the function did not make; the function is the one tfdebug saw
+    traced into the placeholder's graph (None when it saw none: no explaining scope was
+    active while it was traced)."""
+    if "tensorflow" not in sys.modules:
+        return None
+    from . import _tf, tracing
+
+    leaked = _tf.leaked_argument(extracted.chain)
+    code = tracing.traced_code_of(leaked[0]) if leaked is not None else None
+    function = function_node(code) if code is not None else None
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None  # a lambda stores nothing
+    _, name, index, count = leaked
+    parameters = [a.arg for a in function.args.posonlyargs + function.args.args]
+    if name not in parameter_names(function):
+        # named by position (tf.data's ``args_0``...): only when each parameter is one tensor
+        if count != len(parameters) or function.args.vararg or function.args.kwonlyargs:
+            return None
+        name = parameters[index]
+    store = _first_store(function, {name}, after=0, rebinding_ends=True)
+    return Location(code.co_filename, store.lineno, function.name) if store is not None else None
+
+
+def _first_store(function, names: set[str], after: int, rebinding_ends: bool = False):
+    """The first statement of ``function`` after line ``after`` that stores a value mentioning
+    ``names`` in an object the function did not make (an attribute of ``self``, a global, a
+    captured or given container). With ``rebinding_ends``, none after a statement that binds
+    one of ``names`` anew (the value stored after it is another tensor)."""
+    bound = locally_bound(function)
+    own = bound - set(parameter_names(function))  # objects the function made itself
+    for node in own_statements(function.body):
+        if node.lineno <= after:
+            continue
+        value = getattr(node, "value", None)
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and value is not None and mentions_name(value, names) \
+                and any(_stored_outside(t, bound, own) for t in _targets(node)):
+            return node
+        if isinstance(node, ast.Expr) and isinstance(value, ast.Call) \
+                and isinstance(value.func, ast.Attribute) and value.func.attr in MUTATORS \
+                and _not_made_here(value.func.value, own) \
+                and any(mentions_name(a, names) for a in [*value.args, *(k.value for k in value.keywords)]):
+            return node
+        if rebinding_ends and _rebinds(node, names):
+            return None
+    return None
+
+
+def _targets(node) -> list:
+    return node.targets if isinstance(node, ast.Assign) else [node.target]
+
+
+def _rebinds(node, names: set[str]) -> bool:
+    """Does ``node`` bind one of ``names`` (``x = ...``, ``x += 1``, ``for x in``, ``as x``)?"""
+    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        targets = _targets(node)
+    elif isinstance(node, (ast.For, ast.AsyncFor)):
+        targets = [node.target]
+    elif isinstance(node, (ast.With, ast.AsyncWith)):
+        targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
+    else:
+        return False
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in names
+               for t in targets for n in ast.walk(t))
+
+
 def _store_after(location: Location) -> Location | None:
     """The first statement after ``location``'s assignment that stores what it made in an
     object the function did not make (an attribute of ``self``, a global, a captured or
@@ -368,20 +440,8 @@ def _store_after(location: Location) -> Location | None:
     made = assigned_names(stmt) if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else set()
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not made:
         return None  # a lambda stores nothing
-    bound = locally_bound(function)
-    own = bound - set(parameter_names(function))  # objects the function made itself
-    for node in own_statements(function.body):
-        if node.lineno <= stmt.lineno:
-            continue
-        value = getattr(node, "value", None)
-        if isinstance(node, ast.Assign) and value is not None and mentions_name(value, made) \
-                and any(_stored_outside(t, bound, own) for t in node.targets):
-            return Location(location.file, node.lineno, location.function)
-        if isinstance(node, ast.Expr) and isinstance(value, ast.Call) \
-                and isinstance(value.func, ast.Attribute) and value.func.attr in MUTATORS \
-                and _not_made_here(value.func.value, own) and any(mentions_name(a, made) for a in value.args):
-            return Location(location.file, node.lineno, location.function)
-    return None
+    store = _first_store(function, made, after=stmt.lineno)
+    return Location(location.file, store.lineno, location.function) if store is not None else None
 
 
 def _stored_outside(target, bound, own) -> bool:

@@ -113,9 +113,23 @@ class explain(Scope):  # noqa: N801 - used like a function: ``with tfdebug.expla
     """
 
     def _enter(self):
-        from . import _tf
-        # AutoGraph's declines, recorded while tracing; the frames TF's filters drop
-        return _tf.record_declines(), _tf.record_hidden_frames()
+        from . import _tf, tracing
+        # AutoGraph's declines, recorded while tracing; the frames TF's filters drop; the
+        # Python function of each graph traced (a leaked input names only its graph)
+        declines = _tf.record_declines()
+        try:
+            frames = _tf.record_hidden_frames()
+            try:
+                tracing.remember_graphs()
+            except BaseException:
+                if frames:
+                    _tf.stop_recording_hidden_frames()
+                raise
+        except BaseException:
+            if declines:
+                _tf.stop_recording_declines()
+            raise
+        return declines, frames
 
     def _exit(self, token, exc):
         __tracebackhide__ = True
@@ -125,10 +139,11 @@ class explain(Scope):  # noqa: N801 - used like a function: ``with tfdebug.expla
             target, _ = annotate(exc)  # while the dropped frames are still kept
             return target  # the user's own exception where AutoGraph raised StagingError
         finally:
-            from . import _tf
+            from . import _tf, tracing
             declines, frames = token
             run_all(lambda: declines and _tf.stop_recording_declines(),
-                    lambda: frames and _tf.stop_recording_hidden_frames())
+                    lambda: frames and _tf.stop_recording_hidden_frames(),
+                    tracing.forget_graphs)
 
 
 # -- global hooks ----------------------------------------------------------------------------

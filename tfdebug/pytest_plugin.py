@@ -198,6 +198,11 @@ def _start(settings: Settings) -> _TestState:
             scope = eager()
             scope.__enter__()
             state.scopes.append(scope)
+        if settings.explain:  # the Python function of each graph (a leaked input names its graph)
+            from .tracing import graphs_remembered
+            scope = graphs_remembered()
+            scope.__enter__()
+            state.scopes.append(scope)
     except BaseException:
         _finish(state)
         raise

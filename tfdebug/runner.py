@@ -238,6 +238,11 @@ class _Session:
             if self.finished:
                 return
             self.collected = self.scopes.enter_context(report.collecting())
+            try:  # the Python function of each graph, for the explainer (a leaked input)
+                from .tracing import graphs_remembered
+                self.scopes.enter_context(graphs_remembered())
+            except Exception:  # noqa: BLE001 - errors are explained without it
+                log.debug("tfdebug: graphs are not remembered in this run", exc_info=True)
             for check in _runtime_checks(self.options):
                 try:
                     self.scopes.enter_context(check)

@@ -17,6 +17,7 @@ import functools
 import logging
 import threading
 import time
+import weakref
 from typing import Any, Callable
 
 from . import _tf
@@ -90,6 +91,73 @@ def subscribed(subscriber: Callable):
         unsubscribe(subscriber)
 
 
+# The code of the Python function each function graph was traced from, kept while an
+# explaining scope is active (``remember_graphs``): a leaked input placeholder names its
+# graph, not the code that stored it. Weak keys, and a code object as value: no entry keeps
+# a graph alive (a function would, through its globals and the tf.function they hold).
+_graph_functions: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_remembering = 0
+_remember_hooked = False  # whether the outermost remember_graphs() subscribed
+_remember_lock = threading.Lock()
+
+
+def _keep_hook(trace) -> None:
+    """The subscriber that keeps the trace hook installed while graphs are remembered (the
+    recording itself is in ``_around_trace``: no context object per trace)."""
+    return None
+
+
+def remember_graphs() -> None:
+    """Until ``forget_graphs()``, map each function graph traced to its Python function
+    (nests by count; the first call installs the trace hook, on a supported TensorFlow only:
+    elsewhere the leaked input is not read, and explaining warns of no missing hook)."""
+    global _remembering, _remember_hooked
+    with _remember_lock:
+        if _remembering == 0 and _tf.version_supported() and _tf.trace_hook_available():
+            subscribe(_keep_hook)
+            _remember_hooked = True
+        _remembering += 1
+
+
+def forget_graphs() -> None:
+    """Undo one ``remember_graphs()``; the graphs already mapped stay mapped while they live."""
+    global _remembering, _remember_hooked
+    with _remember_lock:
+        if _remembering == 0:
+            return
+        _remembering -= 1
+        if _remembering == 0 and _remember_hooked:
+            _remember_hooked = False
+            unsubscribe(_keep_hook)
+
+
+@contextlib.contextmanager
+def graphs_remembered():
+    """``with graphs_remembered():`` -- ``remember_graphs()`` for the block."""
+    remember_graphs()
+    try:
+        yield
+    finally:
+        forget_graphs()
+
+
+def _remember(trace) -> None:
+    function = trace.target[0]  # the user's own function, without TensorFlow's wrappers
+    code = getattr(getattr(function, "__func__", function), "__code__", None)
+    graph = getattr(trace.concrete, "graph", None)
+    if code is not None and graph is not None:
+        _graph_functions[graph] = code
+
+
+def traced_code_of(graph):
+    """The code of the Python function ``graph`` was traced from, when it was traced while
+    graphs were remembered; else None."""
+    try:
+        return _graph_functions.get(graph)
+    except TypeError:  # not weakly referable: never remembered
+        return None
+
+
 def current_depth() -> int:
     """How many traces are in progress on this thread."""
     return getattr(_local, "depth", 0)
@@ -130,6 +198,11 @@ def _around_trace(trace_call, function_type, tracing_options):
         raise
     trace.duration = time.perf_counter() - trace.started
     _local.depth = trace.depth
+    if _remembering:
+        try:
+            _remember(trace)
+        except Exception:  # noqa: BLE001 - a tfdebug bug must not break the user's trace
+            log.debug("tfdebug: remembering the traced graph failed", exc_info=True)
     _exit_all(entered, None)
     return trace.concrete
 

@@ -376,6 +376,70 @@ def leaked_graph_tensor(chain) -> bool:
     return failed_function_call(chain[0]) is None if chain else False
 
 
+# Raise sites, besides ``_REFUSED_TENSOR``'s, whose frame holds the graph tensor used where
+# its graph is out of scope: an eager op given one (``quick_execute`` holds its ``inputs``),
+# a function graph refusing one of a graph it does not enclose.
+_OUT_OF_SCOPE_SITES = {("eager/execute.py", "quick_execute"): "inputs",
+                       ("framework/func_graph.py", "_validate_in_scope"): "tensor"}
+
+
+def _out_of_scope_tensor(chain):
+    """The graph tensor of a function graph that the innermost raise site of ``chain`` was
+    given out of scope, or None."""
+    for exc in chain:
+        tb = getattr(exc, "__traceback__", None)
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is None:
+            continue
+        code = tb.tb_frame.f_code
+        local = _OUT_OF_SCOPE_SITES.get((_file_tail(code.co_filename), code.co_name))
+        value = tb.tb_frame.f_locals.get(local) if local is not None else None
+        for tensor in (value if isinstance(value, (list, tuple)) else [value])[:100]:
+            if _function_graph_of(tensor) is not None:
+                return tensor
+    return None
+
+
+def _function_graph_of(tensor):
+    try:
+        graph = tensor.graph  # an eager tensor raises: it has no graph
+    except Exception:  # noqa: BLE001
+        return None
+    return graph if getattr(graph, "building_function", False) else None
+
+
+def leaked_argument(chain):
+    """``(graph, name, index, count)`` when the graph tensor an error refused out of its scope
+    is the placeholder TensorFlow made for an argument of the traced function of ``graph``:
+    ``name`` is the one TensorFlow gave it (``function_type.placeholder_arguments`` names it
+    after the parameter, in its ``_user_specified_name`` attribute; tf.data's wrapper, which
+    takes ``*args``, names them ``args_0``...), ``index`` its position among the ``count``
+    argument placeholders. None for a tensor an op of the function made, a captured input,
+    or when TensorFlow is outside 2.16-2.21."""
+    if not version_supported():
+        return None
+    try:
+        tensor = _refused_tensor(chain)
+        if _function_graph_of(tensor) is None:
+            tensor = _out_of_scope_tensor(chain)
+        graph = _function_graph_of(tensor)
+        if graph is None or tensor.op.type != "Placeholder":
+            return None
+        inputs = list(graph.inputs)
+        captured = len(graph.internal_captures) + len(getattr(graph, "deferred_internal_captures", ()))
+        arguments = inputs[:len(inputs) - captured]
+        index = next((i for i, t in enumerate(arguments) if t is tensor), None)
+        if index is None:
+            return None  # a captured value's placeholder: made at the line that captured it
+        name = tensor.op.get_attr("_user_specified_name")
+    except Exception:  # noqa: BLE001 - another layout: no claim
+        log.debug("tfdebug: reading the leaked input failed", exc_info=True)
+        return None
+    name = name.decode("utf-8", "replace") if isinstance(name, bytes) else name
+    return graph, (name if isinstance(name, str) else ""), index, len(arguments)
+
+
 _PYFUNC_TOKEN = re.compile(r"\bpyfunc_\d+\b")
 
 
