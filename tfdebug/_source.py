@@ -410,11 +410,13 @@ def constructor_binding(tree: ast.AST, function: ast.AST, nodes) -> ast.stmt | N
 
 
 def reads_static_shape(node: ast.AST) -> bool:
-    """Does ``node`` read a static shape: ``x.shape[i]``, ``x.shape`` (unpacked)? The
-    dynamic ``tf.shape(x)`` is a call of ``.shape``, not a read of it."""
+    """Does ``node`` read a static shape: ``x.shape[i]``, ``x.shape`` (unpacked), or
+    ``x.get_shape()`` (``Tensor.get_shape`` returns ``self.shape``)? The dynamic
+    ``tf.shape(x)`` is a call of ``.shape``, not a read of it."""
     called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
-    return any(isinstance(n, ast.Attribute) and n.attr == "shape" and isinstance(n.ctx, ast.Load)
-               and id(n) not in called for n in ast.walk(node))
+    return any(isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and (
+        (n.attr == "shape" and id(n) not in called) or (n.attr == "get_shape" and id(n) in called))
+        for n in ast.walk(node))
 
 
 def static_shape_binding(function: ast.AST, nodes, before: int) -> ast.stmt | None:
