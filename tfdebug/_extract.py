@@ -840,23 +840,52 @@ def keras_call_tf_function(frames):
     """(file, line, name) of a live Keras object's ``call`` wrapped in @tf.function, or None."""
     if "keras" not in sys.modules:
         return None
-    from . import _tf
-
     for frame, _ in reversed(frames):
         if not is_user(frame.f_code.co_filename):
             continue
         values = list(frame.f_locals.values())[:500] + list(frame.f_globals.values())[:500]
         for value in values:
-            cls = type(value)
-            if not any(c.__module__.startswith("keras") and c.__name__ == "Layer" for c in cls.__mro__):
-                continue
-            call = next((c.__dict__["call"] for c in cls.__mro__ if "call" in c.__dict__), None)
-            if call is not None and _tf.is_tf_function(call):
-                fn = getattr(call, "python_function", None)
-                code = getattr(fn, "__code__", None)
-                if code is not None and is_user(code.co_filename):
-                    return Location(code.co_filename, code.co_firstlineno, f"{cls.__name__}.call")
+            # the layer, or one inside a model the frame holds (Keras' filter may have dropped
+            # the frames of the layer's own __call__)
+            for layer in _layers_in(value):
+                found = _tf_function_call(layer)
+                if found is not None:
+                    return found
         break
+    # a layer whose __call__ the error passed through (Keras' frame holds it as ``self``)
+    for frame, _ in reversed(frames):
+        if library_module(frame.f_code.co_filename).startswith(("keras/", "tf_keras/")):
+            found = _tf_function_call(frame.f_locals.get("self"))
+            if found is not None:
+                return found
+    return None
+
+
+def _layers_in(value) -> list:
+    """``value`` and, for a Keras layer or model, the layers inside it (at most 200)."""
+    if not any(c.__module__.startswith("keras") and c.__name__ == "Layer" for c in type(value).__mro__):
+        return []
+    from ._effects.objects import sublayers
+    try:
+        return sublayers(value)[:200]
+    except Exception:  # noqa: BLE001 - an odd model: the object alone
+        return [value]
+
+
+def _tf_function_call(value) -> Location | None:
+    """Where the user's ``call`` of Keras layer ``value`` is defined, when ``@tf.function``
+    wraps it; else None."""
+    from . import _tf
+
+    cls = type(value)
+    if not any(c.__module__.startswith("keras") and c.__name__ == "Layer" for c in cls.__mro__):
+        return None
+    call = next((c.__dict__["call"] for c in cls.__mro__ if "call" in c.__dict__), None)
+    if call is not None and _tf.is_tf_function(call):
+        fn = getattr(call, "python_function", None)
+        code = getattr(fn, "__code__", None)
+        if code is not None and is_user(code.co_filename):
+            return Location(code.co_filename, code.co_firstlineno, f"{cls.__name__}.call")
     return None
 
 
