@@ -11,8 +11,9 @@ from __future__ import annotations
 import ast
 import builtins
 import dataclasses
-import linecache
 import dis
+import inspect
+import linecache
 import os
 import re
 import sys
@@ -470,7 +471,7 @@ def extract(exc: BaseException) -> Extracted:
     if "shape-index" in tags and _shape_indexes_known(exc, first):
         tags.discard("shape-index")  # every `x.shape[i]` there is known: not the None refused
     tags |= _file_tags(_files_of(locations)[:8])
-    if keras_call_tf_function(frames_by_exc.get(id(exc), ())) is not None:
+    if keras_call_tf_function(frames_by_exc.get(id(exc), ()), chain) is not None:
         tags.add("keras-call-tf-function")
     site, user_raised = _raise_site(chain, frames_by_exc)
     if first is not None and not user_raised:
@@ -836,8 +837,10 @@ def _is_raise_statement(filename: str, line: int) -> bool:
 
 
 
-def keras_call_tf_function(frames):
-    """(file, line, name) of a live Keras object's ``call`` wrapped in @tf.function, or None."""
+def keras_call_tf_function(frames, chain=()):
+    """(file, line, name) of a Keras layer's ``call`` wrapped in @tf.function, or None: a live
+    layer of the innermost user frame, or a tf.function a call in ``chain`` (else ``frames``)
+    ran (TensorFlow's frames hold it) when it is the ``call`` its class defines."""
     if "keras" not in sys.modules:
         return None
     for frame, _ in reversed(frames):
@@ -845,40 +848,40 @@ def keras_call_tf_function(frames):
             continue
         values = list(frame.f_locals.values())[:500] + list(frame.f_globals.values())[:500]
         for value in values:
-            # the layer, or one inside a model the frame holds (Keras' filter may have dropped
-            # the frames of the layer's own __call__)
-            for layer in _layers_in(value):
-                found = _tf_function_call(layer)
-                if found is not None:
-                    return found
-        break
-    # a layer whose __call__ the error passed through (Keras' frame holds it as ``self``)
-    for frame, _ in reversed(frames):
-        if library_module(frame.f_code.co_filename).startswith(("keras/", "tf_keras/")):
-            found = _tf_function_call(frame.f_locals.get("self"))
+            found = _tf_function_call(type(value))
             if found is not None:
                 return found
+        break
+    from . import _tf
+
+    chained = [f for exc in chain for f in tb_frames(exc)] if chain else frames
+    for function in _tf.called_tf_functions(chained):
+        # a method's tf.function, bound to its instance, wraps the method: unwrapped here
+        python_function = inspect.unwrap(getattr(function, "python_function", None) or (lambda: None))
+        code = getattr(python_function, "__code__", None)
+        found = _tf_function_call(_defining_class(python_function))
+        if found is not None and (found.file, found.line) == (code.co_filename, code.co_firstlineno):
+            return found  # the call that ran is the decorated ``call`` itself
     return None
 
 
-def _layers_in(value) -> list:
-    """``value`` and, for a Keras layer or model, the layers inside it (at most 200)."""
-    if not any(c.__module__.startswith("keras") and c.__name__ == "Layer" for c in type(value).__mro__):
-        return []
-    from ._effects.objects import sublayers
-    try:
-        return sublayers(value)[:200]
-    except Exception:  # noqa: BLE001 - an odd model: the object alone
-        return [value]
+def _defining_class(fn):
+    """The class a method named ``Class.method`` at module level was defined in (its module's
+    binding of ``Class``), else None."""
+    parts = (getattr(fn, "__qualname__", "") or "").split(".")
+    if len(parts) != 2:
+        return None
+    owner = (getattr(fn, "__globals__", None) or {}).get(parts[0])
+    return owner if isinstance(owner, type) else None
 
 
-def _tf_function_call(value) -> Location | None:
-    """Where the user's ``call`` of Keras layer ``value`` is defined, when ``@tf.function``
-    wraps it; else None."""
+def _tf_function_call(cls) -> Location | None:
+    """Where the user's ``call`` of Keras layer class ``cls`` is defined, when
+    ``@tf.function`` wraps it; else None."""
     from . import _tf
 
-    cls = type(value)
-    if not any(c.__module__.startswith("keras") and c.__name__ == "Layer" for c in cls.__mro__):
+    if not isinstance(cls, type) or not any(
+            c.__module__.startswith("keras") and c.__name__ == "Layer" for c in cls.__mro__):
         return None
     call = next((c.__dict__["call"] for c in cls.__mro__ if "call" in c.__dict__), None)
     if call is not None and _tf.is_tf_function(call):

@@ -293,7 +293,7 @@ def _locate_shape_invariants(extracted, location, frames):
 
 
 def _locate_keras_call_tf_function(extracted, location, frames):
-    return keras_call_tf_function(frames)
+    return keras_call_tf_function(frames, extracted.chain)
 
 
 def _locate_string_format(extracted, location, frames):

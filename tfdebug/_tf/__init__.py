@@ -23,7 +23,7 @@ from .formatting import (add_tensor_format_hook, is_per_replica, is_symbolic, pe
 from .keras_state import (changed_flags, logs_averaged_across_replicas, model_strategy, ran_since, run_marker, trainable_flags,
                           train_function_traced, trained_model, unwatch_trainable, watch_trainable)
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
-from .locations import (failed_function_call, graph_error_locations, handle_refused_by_invariant,
+from .locations import (called_tf_functions, failed_function_call, graph_error_locations, handle_refused_by_invariant,
                         is_cond_builder, iterator_next_past_end, leaked_argument, leaked_graph_tensor,
                         raised_running_graph, refuses_only_graph_tensors,
                         op_creation_stack, refused_argument, refused_return_value, refused_tensor_origin,
@@ -52,7 +52,7 @@ __all__ = [
     "functions_run_eagerly", "graph_error_locations", "handle_refused_by_invariant", "is_cond_builder", "refuses_only_graph_tensors", "inside_function",
     "install_layer_call_hook", "install_trace_hook", "is_generated_file",
     "is_internal_function", "is_per_replica", "is_symbolic", "per_replica_type_names", "is_tf_function", "layer_call_hooked",
-    "leaked_argument", "leaked_graph_tensor", "raised_running_graph", "refused_argument", "registered_py_function",
+    "called_tf_functions", "leaked_argument", "leaked_graph_tensor", "raised_running_graph", "refused_argument", "registered_py_function",
     "staged_statement_output",
     "logs_averaged_across_replicas", "mapped_location", "model_strategy", "op_creation_stack", "redirect_trace_caches", "refused_return_value",
     "is_python_len", "iterator_next_past_end", "next_left_to_python", "raised_in_tensor_branch", "refused_tensor_origin", "unlifted_variable_origins",

@@ -336,6 +336,21 @@ def unlifted_variable_origins(chain) -> list[tuple[str, int, str]]:
     return []
 
 
+def called_tf_functions(frames) -> list:
+    """The tf.functions whose call the frames run: ``Function.__call__``/``_call`` frames of
+    polymorphic_function.py hold the Function as ``self`` (TF 2.16-2.21; another layout:
+    none found, no claim). TensorFlow's traceback filter keeps these frames."""
+    found = []
+    for frame, _ in frames:
+        code = frame.f_code
+        if code.co_name in ("__call__", "_call") and \
+                _file_tail(code.co_filename) == "polymorphic_function/polymorphic_function.py":
+            function = frame.f_locals.get("self")
+            if is_tf_function(function) and all(function is not f for f in found):
+                found.append(function)
+    return found
+
+
 def raised_running_graph(chain) -> bool:
     """Whether an op failed while a traced graph *ran* (an ``OpError`` whose traceback holds
     no frame of graph building: no tracing code, no AutoGraph-generated code), not while it
@@ -344,16 +359,20 @@ def raised_running_graph(chain) -> bool:
         from tensorflow.python.framework import errors
     except ImportError:  # another layout: no claim
         return False
-    if not chain or not isinstance(chain[0], errors.OpError):
-        return False
+    return bool(chain) and isinstance(chain[0], errors.OpError) and not _built_graph(chain)
+
+
+def _built_graph(chain) -> bool:
+    """A frame of graph building (tracing code, AutoGraph's generated code) is in the chain's
+    tracebacks: the error was raised while a graph was built, not while one ran."""
     for exc in chain:
         tb = getattr(exc, "__traceback__", None)
         while tb is not None:
             filename = tb.tb_frame.f_code.co_filename
             if _file_tail(filename) in _TRACING_FILES or is_generated_file(filename):
-                return False
+                return True
             tb = tb.tb_next
-    return True
+    return False
 
 
 def leaked_graph_tensor(chain) -> bool:
@@ -366,13 +385,8 @@ def leaked_graph_tensor(chain) -> bool:
     # while tracing, its frames hidden by Keras' traceback filter) has none.
     if getattr(graph, "structured_outputs", None) is None and not getattr(graph, "outputs", None):
         return False
-    for exc in chain:
-        tb = getattr(exc, "__traceback__", None)
-        while tb is not None:
-            filename = tb.tb_frame.f_code.co_filename
-            if _file_tail(filename) in _TRACING_FILES or is_generated_file(filename):
-                return False
-            tb = tb.tb_next
+    if _built_graph(chain):
+        return False
     return failed_function_call(chain[0]) is None if chain else False
 
 
