@@ -226,3 +226,27 @@ def test_the_saved_trace_reader_answers_nothing_for_other_errors():
         raise ValueError("Could not find matching concrete function to call loaded from the SavedModel")
     except ValueError as exc:
         assert _tf.restored_call_mismatch((exc,)) is None
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+def _batch_dim_as_int(x):
+    rows = int(x.shape[0])
+    return tf.zeros([rows, 3])
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+def _whole_shape_to_numpy(x):
+    import numpy as np
+    return x + np.zeros(x.shape, np.float32)
+
+
+def test_python_refusing_an_unknown_dimension_read_as_a_number_is_unknown_length():
+    # int(None): the dimension `x.shape[0]` the line reads is None while tracing
+    d = _diagnosis(_batch_dim_as_int, tf.ones([2, 3]))
+    assert d.category == "unknown-length" and d.code == "rows = int(x.shape[0])", d
+
+
+def test_python_refusing_a_whole_shape_with_an_unknown_dimension_is_unknown_shape():
+    # the near miss: the whole shape (not one dimension) went to NumPy
+    d = _diagnosis(_whole_shape_to_numpy, tf.ones([2, 3]))
+    assert d.category == "unknown-shape", d

@@ -480,6 +480,8 @@ def extract(exc: BaseException) -> Extracted:
         tags |= _state_tags(chain, messages, frames_by_exc, tags, user_raised)
         if first is not None and _frozen_draw_at(chain, first, frames_by_exc):
             tags.add("frozen-draw")
+        if "keras" in sys.modules and _keras_step_reset(frames_by_exc.get(id(exc), ())):
+            tags.add("keras-step-reset")
         if not user_raised:
             tags |= _callee_tags(exc, chain, messages, frames_by_exc, tags, first)
     return Extracted(chain=chain, class_names=tuple(class_names_of(e) for e in chain),
@@ -614,6 +616,12 @@ def _state_tags(chain, messages, frames_by_exc, tags, user_raised: bool) -> set[
                            for e in chain):
         out.add("tensor-branch-raise")
     return out
+
+
+def _keras_step_reset(frames) -> bool:
+    from . import _tf
+
+    return _tf.reset_step_function(frames) is not None
 
 
 def _frozen_draw_at(chain, location: Location, frames_by_exc) -> bool:

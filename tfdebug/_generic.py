@@ -72,25 +72,30 @@ _SHAPE_SITES = (
 _NONE_REFUSED = re.compile(r"\bNoneType\b")
 
 
-def _unknown_operand(extracted) -> bool:
-    """The innermost raise site needs a static shape, and a tensor or shape at the user's
-    line has an unknown rank or dimension in the user's frame; or Python refused a None and
-    a ``.shape`` the line reads holds an unknown one."""
+def _unknown_operand(extracted) -> str | None:
+    """unknown-shape when the innermost raise site needs a static shape and a tensor or shape
+    at the user's line has an unknown rank or dimension in the user's frame; when Python
+    refused a None and a ``.shape`` the line reads holds an unknown one: unknown-length if
+    that is a dimension the line reads as a number (``x.shape[i]``), else unknown-shape."""
     stretch = next(iter(_library_stretches(extracted)), ())
     at_shape_site = bool(stretch) and any(
         stretch[0][0] == module and re.match(functions, stretch[0][1]) for module, functions in _SHAPE_SITES)
     refused_none = not at_shape_site and bool(extracted.messages) \
         and _NONE_REFUSED.search(extracted.messages[0][-8192:]) is not None
     if not (at_shape_site or refused_none):
-        return False
+        return None
     from ._operands import is_unknown, line_shapes, user_frame
 
     location = next((locs[0] for locs in extracted.locations if locs), None)
     if location is None:
-        return False
+        return None
     frame = user_frame(extracted.chain[0], location.file, location.line)
-    return any(is_unknown(value) and (at_shape_site or ".shape" in text)
-               for text, value in line_shapes(frame, location.file, location.line))
+    unknown = [value for text, value in line_shapes(frame, location.file, location.line)
+               if is_unknown(value) and (at_shape_site or ".shape" in text)]
+    if not unknown:
+        return None
+    # Python refused a None: a dimension read as a number (``int(x.shape[0])``) is a length
+    return "unknown-length" if refused_none and any(v is None for v in unknown) else "unknown-shape"
 
 
 def _site_category(module: str, function: str, entry: str) -> str | None:
@@ -261,8 +266,9 @@ def generic_category(extracted) -> str | None:
         refused = _refusing_api(extracted)
         if refused is not None:
             return refused
-    if _unknown_operand(extracted):
-        return "unknown-shape"
+    static = _unknown_operand(extracted)
+    if static is not None:
+        return static
     for stretch in _library_stretches(extracted):
         entry = _entry(stretch)
         for module, function in stretch:

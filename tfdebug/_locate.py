@@ -506,7 +506,33 @@ def _locate_frozen_draw(extracted, location, frames):
     return Location(location.file, min(line for line, _, _ in draws), location.function) if draws else None
 
 
+def _locate_keras_step_reset(extracted, location, frames):
+    """The ``compile()`` call in a user callback of the Keras loop that found its model's step
+    function reset: compile() sets it to None, and the loop's callbacks are what ran
+    the user's code while the loop ran."""
+    from . import _tf
+    from ._source import function_node
+
+    found = _tf.reset_step_function(frames)
+    if found is None:
+        return None
+    for callback in _tf.loop_callbacks(found[2]):
+        for cls in type(callback).__mro__:
+            for fn in list(vars(cls).values())[:200]:
+                code = getattr(fn, "__code__", None)
+                if code is None or not is_user(code.co_filename):
+                    continue
+                node = function_node(code)
+                calls = sorted((n for n in ast.walk(node) if isinstance(n, ast.Call)
+                                and isinstance(n.func, ast.Attribute) and n.func.attr == "compile"),
+                               key=lambda n: n.lineno) if node is not None else []
+                if calls:
+                    return Location(code.co_filename, calls[0].lineno, code.co_qualname)
+    return None
+
+
 LOCATORS = {
+    "keras-step-reset": _locate_keras_step_reset,
     "frozen-draw": _locate_frozen_draw,
     "variable-initializer": _locate_variable_initializer,
     "cast-binding": _locate_cast_binding,
@@ -536,8 +562,8 @@ _NAMED_VARIABLE = [
     (re.compile(r"'([\w.]+)' is not allowed to be None before the loop"), "before-loop", None),
     (re.compile(r"'([\w.]+)' is None at the end of the (main|else) branch"), "branch", "same"),
     (re.compile(r"'([\w.]+)' must also be initialized in the (main|else) branch"), "branch", "other"),
-    (re.compile(r"'([\w.]+)' (?:has dtype .* in the main branch|must have the same nested structure in the main)"),
-     "branch", "main"),
+    (re.compile(r"'([\w.]+)' has dtype .* in the main branch"), "branch", "main-dtype"),
+    (re.compile(r"'([\w.]+)' must have the same nested structure in the main"), "branch", "main"),
 ]
 # tf.while_loop's own check (ops/while_v2.py): the body returns a loop variable changed.
 _WHILE_BODY_CHANGES = re.compile(r"enters the loop with (?:shape|type) .* after (?:one|1) iteration")
@@ -615,12 +641,27 @@ def _assignment_line(tree, statement, name: str, where: str, branch, side) -> in
     bodies = {"main": statement.body, "else": statement.orelse}
     if branch == "other":
         side = "else" if side == "main" else "main"
-    elif branch == "main":
+    elif branch in ("main", "main-dtype"):
         side = "main"
     hits = _assignments(bodies.get(side, []), name)
+    if branch == "main-dtype":
+        # the dtypes differ: a Python literal takes the dtype TensorFlow converts it to (an
+        # int becomes int32), the other branch's is the computed one, so the literal is wrong
+        other = _assignments(statement.orelse, name)
+        if other and _literal(other[-1]) and not (hits and _literal(hits[-1])):
+            hits = other
     if branch == "same":
         hits = [n for n in hits if isinstance(getattr(n, "value", None), ast.Constant) and n.value.value is None] or hits
     return hits[-1].lineno if hits else None
+
+
+def _literal(statement) -> bool:
+    """The statement assigns a Python number, bool or string literal (``loss = 0``)."""
+    value = getattr(statement, "value", None)
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, (ast.USub, ast.UAdd)):
+        value = value.operand
+    return isinstance(statement, (ast.Assign, ast.AnnAssign)) and isinstance(value, ast.Constant) \
+        and isinstance(value.value, (int, float, complex, str))
 
 
 def _assignments(body, name: str) -> list[ast.stmt]:

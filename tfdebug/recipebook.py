@@ -76,11 +76,12 @@ TAGS = (
     "frozen-draw",             # an op failed running the graph at a line reading a trace-time random/clock draw
     "keras-static-argument",   # Python refused a graph tensor inside the Keras API the user's line calls
     "next-default-unused",     # the get-next op `next(it, default)` made ran past the end in a tf.function
+    "keras-step-reset",        # Keras' loop called its model's step function, which compile() had reset to None
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnosis.py's locators).
 LOCATORS = ("append-in-loop", "variable-initializer", "cast-binding", "set-seed", "yield", "py-function", "keras-call-tf-function",
             "string-format", "keras-constructor", "return-value", "shape-binding",
-            "generator-yield", "escape-store", "shape-invariants", "frozen-draw")
+            "generator-yield", "escape-store", "shape-invariants", "frozen-draw", "keras-step-reset")
 
 # Message regexes see a bounded window (head and tail) of the message, so a 10 MB message
 # costs what a short one does; AutoGraph and Keras put the useful text near either end.

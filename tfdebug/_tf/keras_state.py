@@ -220,3 +220,42 @@ def model_strategy(model):
     except Exception:  # noqa: BLE001
         return None
 
+
+
+# The step functions Keras' loops call; ``compile()`` sets all three back to None
+# (keras/src/trainers/trainer.py), and nothing else does while a loop runs.
+STEP_FUNCTIONS = ("train_function", "test_function", "predict_function")
+
+
+def reset_step_function(frames):
+    """``(model, attribute, loop frame)`` when the innermost frame is Keras' own loop
+    (``fit``/``evaluate``/``predict``) calling its model's step function, read off the
+    frame's source line (``self.train_function(iterator)``), and that attribute is None now:
+    ``compile()`` ran while the loop ran. Else None."""
+    import ast
+    import linecache
+
+    if not frames:
+        return None
+    frame, lineno = frames[-1]
+    if not str(frame.f_globals.get("__name__", "")).startswith("keras."):
+        return None
+    model = frame.f_locals.get("self")
+    try:
+        tree = ast.parse(linecache.getline(frame.f_code.co_filename, lineno).strip())
+    except (SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "self" \
+                and node.func.attr in STEP_FUNCTIONS and model is not None \
+                and node.func.attr in vars(model) and getattr(model, node.func.attr) is None:
+            return model, node.func.attr, frame
+    return None
+
+
+def loop_callbacks(loop_frame) -> list:
+    """The callback objects a Keras loop's frame holds (its ``CallbackList``'s items)."""
+    held = loop_frame.f_locals.get("callbacks")
+    items = getattr(held, "callbacks", None)
+    return list(items)[:100] if isinstance(items, (list, tuple)) else []
