@@ -250,3 +250,39 @@ def test_python_refusing_a_whole_shape_with_an_unknown_dimension_is_unknown_shap
     # the near miss: the whole shape (not one dimension) went to NumPy
     d = _diagnosis(_whole_shape_to_numpy, tf.ones([2, 3]))
     assert d.category == "unknown-shape", d
+
+
+class BatchFromBuild(tf.keras.layers.Layer):
+    def build(self, input_shape):
+        self.rows = input_shape[0]  # <- bound from the shape Keras builds with
+
+    def call(self, x):
+        return tf.tile(tf.ones([1, 3]), [self.rows, 1])
+
+
+class RowsFromConfig(tf.keras.layers.Layer):
+    def __init__(self, rows=None):
+        super().__init__()
+        self.rows = rows
+
+    def call(self, x):
+        return tf.tile(tf.ones([1, 3]), [self.rows, 1])
+
+
+def _line(obj, marker):
+    import inspect
+    lines, start = inspect.getsourcelines(obj)
+    return start + next(i for i, text in enumerate(lines) if marker in text)
+
+
+@pytest.mark.parametrize("layer, expected", [(BatchFromBuild, "unknown-length"), (RowsFromConfig, None)],
+                         ids=["from-build-shape", "from-config"])
+def test_a_none_attribute_bound_from_a_build_shape_is_unknown_length_where_bound(layer, expected):
+    instance = layer()
+    fn = tf.function(lambda x: instance(x), input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    import tfdebug
+    with tfdebug.explain():  # keeps the layer's frame that Keras' filter drops
+        d = _diagnosis(fn, tf.ones([2, 3]))
+    assert d is not None and (d.category == "unknown-length") == (expected is not None), d
+    if expected:
+        assert d.line == _line(BatchFromBuild, "<- bound from") and d.function == "build", d

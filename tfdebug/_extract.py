@@ -192,7 +192,7 @@ def _line_tags(location: Location | None) -> set[str]:
     if function is not None:
         if constructor_binding(tree, function, nodes) is not None:
             tags.add("keras-constructor")
-        if static_shape_binding(function, nodes, location.line) is not None:
+        if static_shape_binding(function, nodes, location.line, tree) is not None:
             tags.add("shape-index")
         for name, call in calls_in(tree, function):
             if name.endswith("set_seed"):

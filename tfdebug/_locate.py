@@ -43,7 +43,12 @@ def _binding_of_line(location, find):
     if function is None:
         return None
     binding = find(tree, function, line_nodes(stmt, location.line))
-    return Location(location.file, binding.lineno, location.function) if binding else None
+    if binding is None:
+        return None
+    # the binding may sit in another method of the class (``self.rows = ...`` in ``build``)
+    where = enclosing_function(tree, binding.lineno)
+    same = where is function or where is None
+    return Location(location.file, binding.lineno, location.function if same else getattr(where, "name", None))
 
 
 def _locate_keras_constructor(extracted, location, frames):
@@ -69,7 +74,7 @@ def _locate_shape_binding(extracted, location, frames):
     """``reps = x.shape[0]`` when the failing line uses ``reps`` (None where a number is needed)."""
     side = _none_operand_side(extracted)
     return _binding_of_line(location, lambda tree, function, nodes: static_shape_binding(
-        function, _operand_nodes(nodes, side), location.line))
+        function, _operand_nodes(nodes, side), location.line, tree))
 
 
 # Python names the operand that is None: "for *: 'NoneType' and 'int'" is the left one.

@@ -419,18 +419,53 @@ def reads_static_shape(node: ast.AST) -> bool:
         for n in ast.walk(node))
 
 
-def static_shape_binding(function: ast.AST, nodes, before: int) -> ast.stmt | None:
+def static_shape_binding(function: ast.AST, nodes, before: int, tree=None) -> ast.stmt | None:
     """The last assignment before line ``before`` in ``function`` that binds a name the
     offending line reads from a static shape (``reps = x.shape[0]`` for ``tf.tile(x, [reps])``):
-    a None dimension used as a number is caused there."""
+    a None dimension used as a number is caused there. With ``tree``, an attribute of
+    ``self`` the line reads that a method of its class binds from one is found too."""
     read = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     if not read:
-        return None
+        return _attribute_shape_binding(tree, function, nodes) if tree is not None else None
     found = None
     for node in ast.walk(function):
         if isinstance(node, ast.Assign) and node.lineno < before and assigned_names(node) & read \
                 and reads_static_shape(node.value) and (found is None or node.lineno > found.lineno):
             found = node
+    if found is None and tree is not None:
+        return _attribute_shape_binding(tree, function, nodes)
+    return found
+
+
+def _attribute_shape_binding(tree, function, nodes) -> ast.stmt | None:
+    """``self.rows = x.shape[0]`` (or ``= input_shape[0]`` in a Keras ``build(self,
+    input_shape)``, which Keras calls with the input's static shape) in a method of the class
+    whose method reads ``self.rows`` at the offending line."""
+    args = getattr(getattr(function, "args", None), "args", None) or []
+    if not args:
+        return None
+    owner = args[0].arg
+    read = {n.attr for n in nodes if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)
+            and isinstance(n.value, ast.Name) and n.value.id == owner}
+    cls = parents_of(tree).get(function)
+    if not read or not isinstance(cls, ast.ClassDef):
+        return None
+    found = None
+    for method in cls.body:
+        params = [a.arg for a in method.args.args] if isinstance(method, ast.FunctionDef) else []
+        if not params:
+            continue
+        shapes = {params[1]} if method.name == "build" and len(params) == 2 else set()
+        for node in ast.walk(method):
+            if not isinstance(node, ast.Assign) or not any(
+                    isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                    and t.value.id == params[0] and t.attr in read
+                    for target in node.targets for t in ast.walk(target)):
+                continue
+            if reads_static_shape(node.value) or any(
+                    isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in shapes
+                    for n in ast.walk(node.value)):
+                found = node if found is None or node.lineno < found.lineno else found
     return found
 
 
