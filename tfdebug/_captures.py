@@ -22,7 +22,7 @@ import weakref
 import numpy as np
 import tensorflow as tf
 
-from . import _frames
+from . import _frames, _tf
 
 MAX_DEPTH = 3           # helper calls followed from the traced function
 MAX_ITEMS = 64          # lists/dicts larger than this are not fingerprinted
@@ -309,7 +309,10 @@ def _collect(fn, instance, depth, seen, found) -> None:
             continue
         if isinstance(value, types.MethodType):
             if not _is_user_code(value.__func__) and load.attrs and _graph_object(value.__self__):
-                # `optimizer.apply_gradients(...)`: the object the method is bound to
+                # `optimizer.apply_gradients(...)`: the object the method is bound to; a
+                # learning rate it calls while traced is the user's code run by the trace
+                if load.attrs[-1] in _tf.RATE_READERS:
+                    _collect_callable(_tf.rate_callable(value.__self__), depth + 1, seen, found)
                 load = dataclasses.replace(load, attrs=load.attrs[:-1])
                 value = value.__self__
             else:
@@ -331,6 +334,19 @@ def _collect(fn, instance, depth, seen, found) -> None:
         kind = "attribute" if load.attrs else load.base
         read = Read(label, kind, code.co_filename, load.line, code.co_qualname, getter)
         found.setdefault(read.key, read)
+
+
+def _collect_callable(value, depth, seen, found) -> None:
+    """A callable the library calls during the trace: a function, a bound method or an
+    object whose class defines ``__call__``, read as the user's code it runs."""
+    if value is None:
+        return
+    if isinstance(value, types.MethodType):
+        _collect(value.__func__, value.__self__, depth, seen, found)
+    elif isinstance(value, types.FunctionType):
+        _collect(value, None, depth, seen, found)
+    else:
+        _collect(getattr(type(value), "__call__", None), value, depth, seen, found)
 
 
 def _reread(root, attrs):

@@ -580,6 +580,21 @@ def _compiled_losses(model) -> list[tuple]:
 _LOSS_METHODS = ("call", "__call__")  # what Keras' loss wrapper runs of a loss object
 
 
+def _compiled_rate(model) -> list[tuple]:
+    """The ``(function, instance)`` of a plain callable learning rate of the optimizer a
+    Keras model was compiled with: its train step applies the gradients, which calls it."""
+    from .. import _tf
+
+    rate = _tf.rate_callable(vars(model).get("optimizer")) if hasattr(model, "__dict__") else None
+    if isinstance(rate, types.MethodType):
+        rate, bound = rate.__func__, rate.__self__
+    elif isinstance(rate, types.FunctionType):
+        bound = None
+    elif rate is not None:
+        rate, bound = getattr(type(rate), "__call__", None), rate
+    return [(rate, bound)] if rate is not None and is_user_function(rate) else []
+
+
 def user_entry_points(fn, instance=None) -> list[tuple]:
     """``(function, instance)`` pairs of the user's code that a library-made traced function
     (Keras' train function, a tf.data wrapper) runs: the user-defined ``call``/``train_step``/...
@@ -594,7 +609,7 @@ def user_entry_points(fn, instance=None) -> list[tuple]:
                         method = getattr(type(sub), name, None)
                         if is_user_function(method):
                             pairs.append((method, sub))
-                pairs += _compiled_losses(value)
+                pairs += _compiled_losses(value) + _compiled_rate(value)
             elif is_user_function(value):
                 pairs.append((value, None))
     except Exception:  # noqa: BLE001 - nothing found is the safe answer

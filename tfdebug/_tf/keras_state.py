@@ -259,3 +259,31 @@ def loop_callbacks(loop_frame) -> list:
     held = loop_frame.f_locals.get("callbacks")
     items = getattr(held, "callbacks", None)
     return list(items)[:100] if isinstance(items, (list, tuple)) else []
+
+
+# The optimizer methods that read the learning rate (``BaseOptimizer.apply`` reads
+# ``self.learning_rate``; ``apply_gradients`` and ``minimize`` call ``apply``).
+RATE_READERS = frozenset({"apply_gradients", "apply", "minimize"})
+
+
+def rate_callable(optimizer):
+    """The plain callable a Keras 3 optimizer was given as its learning rate, which
+    ``BaseOptimizer._get_current_learning_rate`` calls with no argument each time the rate
+    is read (so a trace calls it once and keeps the number it returned); None for a
+    schedule, a variable, a number or anything that is not a Keras 3 optimizer."""
+    optimizer_class = _keras_attr("keras.src.optimizers.base_optimizer", "BaseOptimizer")
+    schedule = _keras_attr("keras.src.optimizers.schedules.learning_rate_schedule",
+                           "LearningRateSchedule")
+    variable = _keras_attr("keras.src.backend", "Variable")
+    if None in (optimizer_class, schedule, variable) or not isinstance(optimizer, optimizer_class) \
+            or not hasattr(optimizer_class, "_get_current_learning_rate"):
+        return None
+    rate = vars(optimizer).get("_learning_rate")
+    if rate is None or isinstance(rate, (schedule, variable)) or not callable(rate):
+        return None
+    return rate
+
+
+def _keras_attr(module: str, name: str):
+    found = sys.modules.get(module)
+    return getattr(found, name, None) if found is not None else None
