@@ -346,9 +346,44 @@ class TraceLogger(LogViews, Scope):
                 return True
             with self._state.lock:
                 warned = list(self._state.warned)
-            return not any(g is code or (isinstance(g, tuple) and g[0] is code) for g in warned)
+            if any(g is code or (isinstance(g, tuple) and g[0] is code) for g in warned):
+                return False
+            return not self._warn_library_objects(code)
         except Exception:  # noqa: BLE001 - a filter that fails keeps TensorFlow's record
             return True
+
+    def _warn_library_objects(self, code) -> bool:
+        """TensorFlow's detector counted frequent traces of library code (Keras' step
+        function) that this logger keeps apart per tf.function object: when those objects
+        were each traced from one user line, that line makes a new object (a model) per
+        call. Warned there, once; True when warned."""
+        with self._state.lock:
+            groups = [g for g in self._state.groups if isinstance(g, tuple) and g[0] is code]
+            records = [r for g in groups for r in self._state.groups[g]]
+        latest = max(records, key=lambda r: r.event.started, default=None)
+        if len(groups) < 2 or latest is None or latest.event.user_code or latest.event.call_file is None:
+            return False
+        site = (latest.event.call_file, latest.event.call_line)
+        same_site = [r for r in records if (r.event.call_file, r.event.call_line) == site]
+        objects = {r.group for r in same_site}
+        if len(objects) < 2:
+            return False
+        with self._state.lock:
+            if (code, "objects") in self._state.warned:
+                return True
+            self._state.warned.add((code, "objects"))
+        recipe = _recipe("TFD209")
+        model = _tf.step_owner(latest.function()) if latest.function is not None else None
+        owner = f"{type(model).__name__} models" if model is not None else "objects"
+        message = (f"{latest.event.function} was traced {len(same_site)} times, once for each "
+                   f"of {len(objects)} new {owner}, all called at {_location(*site)}: the "
+                   f"traced function lives on the object, so each new one traces it again. "
+                   f"Fix: {' '.join(recipe.fix.split()) if recipe is not None else 'reuse one object'}")
+        _warn(f"tfdebug TFD209 retracing: {message}", RetracingWarning, *site)
+        if recipe is not None:
+            report.emit(report.Finding.at(recipe, "warning", site[0], site[1],
+                                          latest.event.call_function, message))
+        return True
 
     # -- the subscriber: runs around each trace ------------------------------------------
 
@@ -377,6 +412,10 @@ class TraceLogger(LogViews, Scope):
             return None
         code = getattr(fn, "__code__", None)
         user = bool(code) and _frames.is_user_file(code.co_filename)
+        if not user:
+            # a library's decorator wrapper (AutoGraph's do_not_convert) shares one code
+            # object among all it wraps: the wrapped function's is the one TF counts
+            code = _unwrapped_code(fn, code)
         key = _tf.tf_function_key(trace.tracing_options)
         scope = _tf.trace_scope(trace.tracing_options)
         sig = _signatures.signature(trace.parameters)
@@ -763,6 +802,13 @@ def _compare(history: _History | None, key, scope, sig, instance, name, call):
                                   "distribution strategy, graph or captured tensors)")]
     _, reasons = _signatures.closest(list(same.recent.values()), sig)
     return "retrace", reasons
+
+
+def _unwrapped_code(fn, code):
+    try:
+        return getattr(inspect.unwrap(fn), "__code__", None) or code
+    except ValueError:  # a __wrapped__ cycle
+        return code
 
 
 def _wrapper_argument_names(fn, sig):

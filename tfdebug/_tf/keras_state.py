@@ -45,6 +45,29 @@ def trained_model(fn, depth: int = 0):
     return None
 
 
+def step_owner(fn, depth: int = 0):
+    """The Keras model whose step (``train_step``, ``test_step``, ``predict_step``) ``fn``, a
+    function Keras' trainer traces, calls: found in the closures Keras builds around it."""
+    if fn is None or depth > 3 or not str(getattr(fn, "__module__", "") or "").startswith(_TRAINER_MODULE):
+        return None
+    fn = getattr(fn, "python_function", fn)
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if hasattr(value, "make_predict_function") and hasattr(value, "predict_step"):
+            return value  # the model itself (Keras' closures call ``self.predict_step``)
+        owner = getattr(value, "__self__", None)
+        if getattr(value, "__name__", "") in ("train_step", "test_step", "predict_step") \
+                and hasattr(owner, "predict_function"):
+            return owner
+        inner = step_owner(value, depth + 1) if callable(value) else None
+        if inner is not None:
+            return inner
+    return None
+
+
 def _layers(model) -> list:
     flatten = getattr(model, "_flatten_layers", None)
     if callable(flatten):
