@@ -1081,6 +1081,21 @@ def test_a_string_formatted_from_a_graph_tensor_and_refused_is_string_format():
     assert d is not None and d.recipe.id == "TFD179" and d.line == _line(_lookup, "# <- key"), d
 
 
+@tf.function(input_signature=[tf.TensorSpec([], tf.string), tf.TensorSpec([], tf.string)])
+def _parse_formatted_earlier(key, value):
+    values = str(value).split("#")  # <- formatted value
+    names = str(key).split("#")
+    return {n: tf.constant(float(v)) for n, v in zip(names, values)}
+
+
+def test_a_string_formatted_from_a_graph_tensor_earlier_is_blamed_where_that_tensor_was_formatted():
+    """The failing line parses a string made on an earlier line: the tensor the message
+    quotes (``value:0``) is the one formatted there, not the other formatted after it."""
+    d = diagnose(raised_by(_parse_formatted_earlier, tf.constant("a#b"), tf.constant("1#2")))
+    assert d is not None and d.recipe.id == "TFD179" and d.category == "string-format", d
+    assert d.line == _line(_parse_formatted_earlier, "# <- formatted value"), d
+
+
 def test_a_users_own_message_quoting_a_graph_tensor_is_not_string_format():
     exc = raised_by(_own_message_from_tensor, tf.ones([2]))
     assert 'Tensor("' in str(exc)

@@ -723,6 +723,15 @@ def _binds_next(node: ast.AST) -> bool:
     return "next" in import_bindings(node)
 
 
+def quoted_tensor_names(messages, text) -> set[str]:
+    """The names of the graph tensors whose formatted text (``text``: the pattern of
+    ``Tensor("value:0", shape=...``) the messages quote."""
+    if text is None:
+        return set()
+    return {name for m in messages for quoted in text.findall(m[-200_000:])
+            for name in re.findall(r'"([^"\s]+:\d+)"', quoted)}
+
+
 def _frame_tags(exc: BaseException, chain, messages, location: Location) -> set[str]:
     """Tags read from the user's frame at ``location`` (its values, not only its text):
     ``formats-graph-tensor`` when a message quotes the text Python formatting makes of a
@@ -742,13 +751,14 @@ def _frame_tags(exc: BaseException, chain, messages, location: Location) -> set[
         name in m[-200_000:] for name in _tf.per_replica_type_names() for m in messages)
     if not (quoted or refused or distributed):
         return set()
-    from ._operands import (formats_graph_tensor, per_replica_names, searches_graph_tensor,
-                            user_frame)  # reads the frame
+    from ._operands import (formats_graph_tensor, formatted_before, per_replica_names,
+                            searches_graph_tensor, user_frame)  # reads the frame
 
     out = set()
     try:
         frame = user_frame(exc, location.file, location.line)
-        if quoted and formats_graph_tensor(frame, location.file, location.line):
+        if quoted and (formats_graph_tensor(frame, location.file, location.line) or formatted_before(
+                frame, location.file, location.line, quoted_tensor_names(messages, text)) is not None):
             out.add("formats-graph-tensor")
         if refused and searches_graph_tensor(frame, location.file, location.line):
             out.add("in-graph-tensor")

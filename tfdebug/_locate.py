@@ -536,7 +536,23 @@ def _locate_keras_step_reset(extracted, location, frames):
     return None
 
 
+def _locate_tensor_format(extracted, location, frames):
+    """The earlier line of the function that made the string the message quotes from a
+    graph tensor (``str(value)``), when the failing line did not make it itself."""
+    from . import _tf
+    from ._extract import quoted_tensor_names
+    from ._operands import formats_graph_tensor, formatted_before, user_frame
+
+    frame = user_frame(extracted.chain[0], location.file, location.line)
+    if frame is None or formats_graph_tensor(frame, location.file, location.line):
+        return None
+    names = quoted_tensor_names(extracted.messages, _tf.symbolic_tensor_text())
+    line = formatted_before(frame, location.file, location.line, names)
+    return Location(location.file, line, location.function) if line is not None else None
+
+
 LOCATORS = {
+    "tensor-format": _locate_tensor_format,
     "keras-step-reset": _locate_keras_step_reset,
     "frozen-draw": _locate_frozen_draw,
     "variable-initializer": _locate_variable_initializer,

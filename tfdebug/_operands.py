@@ -21,7 +21,7 @@ import types
 
 from . import _tf
 from ._extract import chain_of, tb_frames
-from ._source import line_nodes, module_tree, statement_at
+from ._source import enclosing_function, line_nodes, module_tree, statement_at
 
 _MISSING = object()
 _TENSOR_MODULES = ("tensorflow.", "keras.", "tf_keras.")
@@ -113,6 +113,40 @@ def formats_graph_tensor(frame, file: str, line: int) -> bool:
                 if isinstance(part, (ast.Name, ast.Attribute)) and _tf.is_symbolic(_resolve(part, frame)):
                     return True
     return False
+
+
+def formatted_before(frame, file: str, line: int, names) -> int | None:
+    """The last line before ``line``, in the function running it, that formats into a
+    Python string a graph tensor ``frame`` holds under one of ``names`` (the tensor names a
+    message quotes, ``"value:0"``): the string the failing line used was made there."""
+    tree = module_tree(file) if frame is not None and names else None
+    function = enclosing_function(tree, line) if tree is not None else None
+    if function is None:
+        return None
+    found = None
+    for node in ast.walk(function):
+        lineno = getattr(node, "lineno", None)
+        if lineno is None or lineno >= line or (found is not None and lineno <= found):
+            continue
+        for operand in _formatted_operands(node):
+            for part in ast.walk(operand):
+                if isinstance(part, (ast.Name, ast.Attribute)):
+                    value = _resolve_outward(part, frame)
+                    if _tf.is_symbolic(value) and getattr(value, "name", None) in names:
+                        found = lineno
+    return found
+
+
+def _resolve_outward(node: ast.AST, frame):
+    """As :func:`_resolve`, in ``frame`` or the frames of the same file it runs in (a
+    comprehension's frame inside its function)."""
+    filename = frame.f_code.co_filename
+    for _ in range(4):
+        value = _resolve(node, frame)
+        if value is not _MISSING or frame.f_back is None or frame.f_back.f_code.co_filename != filename:
+            return value
+        frame = frame.f_back
+    return _MISSING
 
 
 def searches_graph_tensor(frame, file: str, line: int) -> bool:
