@@ -286,3 +286,34 @@ def test_a_none_attribute_bound_from_a_build_shape_is_unknown_length_where_bound
     assert d is not None and (d.category == "unknown-length") == (expected is not None), d
     if expected:
         assert d.line == _line(BatchFromBuild, "<- bound from") and d.function == "build", d
+
+
+class ShapeFromHelper(tf.keras.layers.Layer):
+    def dims(self, x):
+        return list(x.shape)
+
+    def call(self, x):
+        rows, cols = self.dims(x)  # <- unpacked from the helper's static shape
+        return x + tf.zeros(tf.stack([rows, cols]))
+
+
+class SizesFromHelper(tf.keras.layers.Layer):
+    def dims(self, x):
+        return [None, 3]
+
+    def call(self, x):
+        rows, cols = self.dims(x)
+        return x + tf.zeros(tf.stack([rows, cols]))
+
+
+@pytest.mark.parametrize("layer, expected", [(ShapeFromHelper, True), (SizesFromHelper, False)],
+                         ids=["helper-returns-shape", "helper-returns-literal"])
+def test_a_none_bound_from_a_helper_returning_a_static_shape_is_unknown_length(layer, expected):
+    import tfdebug
+    instance = layer()
+    fn = tf.function(lambda x: instance(x), input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    with tfdebug.explain():
+        d = _diagnosis(fn, tf.ones([2, 3]))
+    assert d is not None and (d.category == "unknown-length") == expected, d
+    if expected:
+        assert d.line == _line(ShapeFromHelper, "<- unpacked from"), d

@@ -430,11 +430,30 @@ def static_shape_binding(function: ast.AST, nodes, before: int, tree=None) -> as
     found = None
     for node in ast.walk(function):
         if isinstance(node, ast.Assign) and node.lineno < before and assigned_names(node) & read \
-                and reads_static_shape(node.value) and (found is None or node.lineno > found.lineno):
+                and (reads_static_shape(node.value) or _returns_static_shape(tree, function, node.value)) \
+                and (found is None or node.lineno > found.lineno):
             found = node
     if found is None and tree is not None:
         return _attribute_shape_binding(tree, function, nodes)
     return found
+
+
+def _returns_static_shape(tree, function, value) -> bool:
+    """``value`` calls a function of the module (by name) or a method of the enclosing class
+    (``self.shape_list(x)``) one of whose ``return`` values reads a static shape."""
+    if tree is None or not isinstance(value, ast.Call):
+        return False
+    func, target = value.func, None
+    if isinstance(func, ast.Name):
+        target = next((n for n in getattr(tree, "body", []) if isinstance(n, ast.FunctionDef)
+                       and n.name == func.id), None)
+    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        args = getattr(getattr(function, "args", None), "args", None) or []
+        cls = parents_of(tree).get(function)
+        if args and args[0].arg == func.value.id and isinstance(cls, ast.ClassDef):
+            target = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == func.attr), None)
+    return target is not None and any(isinstance(n, ast.Return) and n.value is not None
+                                      and reads_static_shape(n.value) for n in ast.walk(target))
 
 
 def _attribute_shape_binding(tree, function, nodes) -> ast.stmt | None:
