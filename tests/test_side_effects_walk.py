@@ -100,3 +100,27 @@ def test_walked_children_of_an_unanalysed_node_are_the_same():
         if isinstance(a, branches.WALKED) and not isinstance(a, _NESTED):
             assert [ast.dump(n) for n in branches.walked_children(a)] == \
                 [ast.dump(n) for n in branches.walked_children(p)]
+
+
+# -- a tf.data function under run_functions_eagerly(True): tf.data traces it anyway ---------
+
+_SEEN = []
+
+
+def _parse_element(x):
+    _SEEN.append(x)  # <- appended once
+    return x * 2
+
+
+@pytest.mark.parametrize("eager", [True, False], ids=["eager-switch-on", "eager-switch-off"])
+def test_an_effect_in_a_data_function_under_the_eager_switch_is_data_pipeline(eager):
+    import tensorflow as tf
+    from tfdebug.side_effects import side_effect_guard
+    tf.config.run_functions_eagerly(eager)
+    try:
+        with side_effect_guard(action="log") as guard:
+            list(tf.data.Dataset.range(3).map(_parse_element))
+    finally:
+        tf.config.run_functions_eagerly(False)
+    line = next(n for n, text in enumerate(open(__file__), 1) if text.rstrip().endswith("# <- appended once"))
+    assert [(f.recipe, f.line) for f in guard.findings] == [("TFD323" if eager else "TFD302", line)]

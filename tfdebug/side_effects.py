@@ -40,10 +40,13 @@ RECIPES = {
     "replica-rescaled": "TFD322",
     "iterator": "TFD312",
 }
+# A trace-time effect in a tf.data function while run_functions_eagerly(True) is on: the
+# cause is tf.data tracing it regardless (the effect is named in the message).
+EAGER_DATA_RECIPE = "TFD323"
 IGNORE_COMMENT = "# tfdebug: ignore"
 _NOTHING: frozenset = frozenset()  # the usual allow=(): one object, not one per guard
-_ALLOWABLE = frozenset({*RECIPES, *RECIPES.values(), "trace-time-side-effect", "string-format",
-                        "keras-training-flag", "distribute"})
+_ALLOWABLE = frozenset({*RECIPES, *RECIPES.values(), EAGER_DATA_RECIPE, "trace-time-side-effect",
+                        "string-format", "keras-training-flag", "distribute", "data-pipeline"})
 
 
 class SideEffectWarning(UserWarning):
@@ -137,7 +140,7 @@ class side_effect_guard(Scope):
         category = _recipe(recipe_id).category if self.allow else None
         return category in self.allow
 
-    def _report(self, effects: list[_effects.Effect], seen: set) -> list[report.Finding]:
+    def _report(self, effects: list[_effects.Effect], seen: set, eager_data: bool = False) -> list[report.Finding]:
         __tracebackhide__ = True  # raises SideEffectError into the user's trace
         printed = {(e.file, e.line) for e in effects if e.kind == "print"}
         new = []
@@ -156,6 +159,8 @@ class side_effect_guard(Scope):
                     log.debug("tfdebug: re-check of %r failed", effect, exc_info=True)
             seen.add(effect.key())
             recipe = _recipe(RECIPES[effect.kind])
+            if eager_data and recipe.category == "trace-time-side-effect":
+                recipe = _recipe(EAGER_DATA_RECIPE)
             finding = report.Finding.at(recipe, "warning", effect.file, effect.line,
                                         effect.function, f"{recipe.title}: {effect.detail}")
             self.findings.append(finding)
@@ -222,15 +227,17 @@ class _TraceCheck:
         __tracebackhide__ = True
         ran = running.stop(self.recorder)
         dynamic = self.state._stack().pop()
-        fn, instance, _kind = self.trace.target
+        fn, instance, kind = self.trace.target
         if fn is None or _tf.is_internal_function(fn):
             return False
         effects = _effects.find(fn, instance, ran) + dynamic
+        # the user asked for eager functions, and tf.data traced this one anyway
+        eager_data = kind == "data" and _tf.functions_run_eagerly()
         if exc is not None:
             with contextlib.suppress(tracing.SubscriberError):
-                self.state.guard._report(effects, self.state.seen)
+                self.state.guard._report(effects, self.state.seen, eager_data)
             return False
-        self.state.guard._report(effects, self.state.seen)
+        self.state.guard._report(effects, self.state.seen, eager_data)
         return False
 
 
