@@ -9,6 +9,7 @@ finds values that changed while the graph still holds the old one.
 """
 from __future__ import annotations
 
+import ast
 import collections
 import dataclasses
 import dis
@@ -296,6 +297,8 @@ def _collect(fn, instance, depth, seen, found) -> None:
                 continue       # tf.float32, np.pi: library constants do not go stale
         if load.base == "self" and (instance is None or load.attrs[0] in stored_attrs):
             continue
+        if load.base != "self" and _only_written(code.co_filename, load):
+            continue  # `counts[0] += 1`: Python changes the container; the graph reads nothing
         try:
             root = _root_getter(load, fn, instance)
             value = root()
@@ -334,6 +337,33 @@ def _collect(fn, instance, depth, seen, found) -> None:
         kind = "attribute" if load.attrs else load.base
         read = Read(label, kind, code.co_filename, load.line, code.co_qualname, getter)
         found.setdefault(read.key, read)
+
+
+def _only_written(filename: str, load: _Load) -> bool:
+    """The statement at the load's line uses the name only as the container its targets
+    write into (``counts[0] += 1``, ``cache[key] = v``): no value of it reaches the graph
+    there (the side-effect guard reports the write)."""
+    from ._source import module_tree, statement_at
+
+    tree = module_tree(filename)
+    stmt = statement_at(tree, load.line) if tree is not None else None
+    if isinstance(stmt, ast.AugAssign):
+        targets, value = [stmt.target], stmt.value
+    elif isinstance(stmt, ast.Assign):
+        targets, value = stmt.targets, stmt.value
+    else:
+        return False
+
+    def root(node):
+        while isinstance(node, (ast.Subscript, ast.Attribute)):
+            node = node.value
+        return node.id if isinstance(node, ast.Name) else None
+
+    written = any(isinstance(t, (ast.Subscript, ast.Attribute)) and root(t) == load.name for t in targets)
+    read = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)} | {
+        n.id for t in targets if isinstance(t, ast.Subscript) for n in ast.walk(t.slice)
+        if isinstance(n, ast.Name)}
+    return written and load.name not in read
 
 
 def _collect_callable(value, depth, seen, found) -> None:

@@ -34,7 +34,12 @@ class LogViews:
         calls = collections.Counter((e.call_file, e.call_line, e.call_function)
                                     for e in (retraces or events))
         (call_file, call_line, call_function), _ = calls.most_common(1)[0]
-        kinds = collections.Counter(r.kind for r in reasons)
+        # one vote per retrace and kind (a shape retrace of two arguments is one retrace);
+        # a tf.function made again more than once is the cause to fix first: each new
+        # object retraces for every shape anyway
+        kinds = collections.Counter(k for e in retraces for k in {r.kind for r in e.reasons})
+        if kinds["new-function"] >= 2:
+            kinds = collections.Counter({"new-function": kinds["new-function"]})
         suggestion = _suggestion_for(records) if retraces else _signatures.Suggestion()
         first = events[0]
         return {

@@ -1,0 +1,46 @@
+"""Which cause the trace logger names: a tf.function made again per call before the shapes
+that each new object retraces for; a container the traced code only writes into is no
+captured value."""
+import warnings
+
+import tensorflow as tf
+
+from conftest import line_of
+from tfdebug import trace_logger
+from tfdebug.trace_log import RetracingWarning
+
+HERE = __file__
+COUNTS = [0]
+
+
+def _fold(batches):
+    @tf.function  # <- made per fold
+    def step(x):
+        return tf.reduce_sum(x)
+
+    for batch in batches:
+        step(batch)
+
+
+def test_a_tf_function_made_per_call_is_the_cause_before_the_shapes_each_new_one_retraces_for():
+    with warnings.catch_warnings(record=True) as caught, trace_logger():
+        warnings.simplefilter("always")
+        for _ in range(4):
+            _fold([tf.ones([4]), tf.ones([3])])  # a full batch and a remainder, per fold
+    found = [w for w in caught if issubclass(w.category, RetracingWarning)]
+    assert found and "TFD204" in str(found[0].message), [str(w.message) for w in found]
+    assert found[0].lineno == line_of(HERE, "# <- made per fold")  # where it is made: the fix
+
+
+@tf.function
+def _counted(x):
+    COUNTS[0] += 1
+    return x * 2
+
+
+def test_a_container_the_traced_code_only_writes_into_is_not_a_stale_capture():
+    with trace_logger() as log:
+        _counted(tf.constant(1.0))
+        COUNTS[0] = 10
+        _counted(tf.constant(2.0))
+    assert log.stale_captures == []
