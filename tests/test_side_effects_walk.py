@@ -124,3 +124,20 @@ def test_an_effect_in_a_data_function_under_the_eager_switch_is_data_pipeline(ea
         tf.config.run_functions_eagerly(False)
     line = next(n for n, text in enumerate(open(__file__), 1) if text.rstrip().endswith("# <- appended once"))
     assert [(f.recipe, f.line) for f in guard.findings] == [("TFD323" if eager else "TFD302", line)]
+
+
+def _prints_str_of_tensor(step):
+    import tensorflow as tf
+    tf.print("step " + str(step))  # <- str of a graph tensor
+    return step + 1
+
+
+def test_str_of_a_graph_tensor_in_converted_code_is_string_format_at_the_users_line():
+    """AutoGraph runs the builtin ``str`` the generated code calls through converted_call:
+    the formatting is still the user's line's."""
+    import tensorflow as tf
+    from tfdebug.side_effects import side_effect_guard
+    with side_effect_guard(action="log") as guard:
+        tf.function(_prints_str_of_tensor)(tf.constant(1))
+    line = next(n for n, text in enumerate(open(__file__), 1) if text.rstrip().endswith("# <- str of a graph tensor"))
+    assert [(f.recipe, f.line) for f in guard.findings] == [("TFD310", line)]

@@ -201,6 +201,9 @@ class _State:
         stack = self._stack()
         if not stack:
             return None
+        caller = _tf.past_converted_call(caller)  # `str(t)` in converted code: AutoGraph runs str
+        if caller is None:
+            return None
         filename = caller.f_code.co_filename
         if not (_frames.is_user_file(filename) or _tf.is_generated_file(filename)):
             return None

@@ -11,7 +11,7 @@ a patch of the name re-exported here does not reach that submodule.
 """
 from .autograph import (autograph_origin, autograph_source_maps, converted_target,
                         do_not_convert_instance, frame_origin, is_generated_file, mapped_location,
-                        is_python_len, next_left_to_python, raised_in_tensor_branch)
+                        is_python_len, next_left_to_python, past_converted_call, raised_in_tensor_branch)
 from .calls import calls_since_trace, stats_key
 from .conversion import (Decline, declined_function, keras_caller, library_caller, record_declines, recorded_decline,
                          stop_recording_declines)
@@ -63,5 +63,5 @@ __all__ = [
     "train_function_traced", "trained_model", "trainable_flags",
     "traced_target", "traced_user_location", "uninstall_layer_call_hook",
     "tensorflow_logger", "uninstall_trace_hook", "version_supported", "warn_once",
-    "warned_function",
+    "warned_function", "past_converted_call",
 ]

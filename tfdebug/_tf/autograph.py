@@ -109,6 +109,17 @@ def converted_target(frame) -> tuple | None:
     return (call, f) if hasattr(call, "__code__") else None
 
 
+def past_converted_call(frame):
+    """The frame that called AutoGraph's ``converted_call`` (autograph/impl/api.py,
+    TF 2.16-2.21), when ``frame`` is one of its frames (it runs a builtin the generated code
+    calls, ``str(t)``, as-is); else ``frame`` itself."""
+    for _ in range(8):
+        if frame is None or not frame.f_code.co_filename.replace("\\", "/").endswith(_CONVERTED_CALL):
+            return frame
+        frame = frame.f_back
+    return frame
+
+
 def frame_origin(frame, lineno: int) -> tuple[str, int] | None:
     """(user file, line) of a generated ``frame`` stopped at ``lineno``, after the fact.
 
