@@ -140,7 +140,8 @@ class side_effect_guard(Scope):
         category = _recipe(recipe_id).category if self.allow else None
         return category in self.allow
 
-    def _report(self, effects: list[_effects.Effect], seen: set, eager_data: bool = False) -> list[report.Finding]:
+    def _report(self, effects: list[_effects.Effect], seen: set,
+                eager_data: bool = False) -> list[report.Finding]:
         __tracebackhide__ = True  # raises SideEffectError into the user's trace
         printed = {(e.file, e.line) for e in effects if e.kind == "print"}
         new = []

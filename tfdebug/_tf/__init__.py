@@ -20,8 +20,10 @@ from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eag
 from .formatting import (add_tensor_format_hook, is_per_replica, is_symbolic, per_replica_type_names, remove_tensor_format_hook,
                          symbolic_tensor_repr, symbolic_tensor_text, symbolic_tensor_type_names,
                          tensor_format_hooked)
-from .keras_state import (changed_flags, logs_averaged_across_replicas, loop_callbacks, model_strategy, ran_since,
-                          rate_callable, RATE_READERS, reset_step_function, run_marker, step_owner, trainable_flags, train_function_traced, trained_model, unwatch_trainable, watch_trainable)
+from .keras_state import (RATE_READERS, changed_flags, logs_averaged_across_replicas, loop_callbacks,
+                          model_strategy, ran_since, rate_callable, reset_step_function, run_marker,
+                          step_owner, train_function_traced, trainable_flags, trained_model,
+                          unwatch_trainable, watch_trainable)
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
 from .locations import (called_tf_functions, failed_function_call, graph_error_locations, handle_refused_by_invariant,
                         is_cond_builder, iterator_next_past_end, leaked_argument, leaked_graph_tensor,
