@@ -317,3 +317,27 @@ def test_a_none_bound_from_a_helper_returning_a_static_shape_is_unknown_length(l
     assert d is not None and (d.category == "unknown-length") == expected, d
     if expected:
         assert d.line == _line(ShapeFromHelper, "<- unpacked from"), d
+
+
+
+def _batches():
+    import numpy as np
+    for _ in range(2):
+        yield np.ones((4, 3), np.float32), np.zeros((4, 1), np.float32)
+
+
+def test_a_keras_fit_on_a_dataset_of_unknown_rank_is_blamed_where_the_dataset_lost_its_shape():
+    """The fit line's dataset has an element of unknown rank: blamed where it was made,
+    past the shape-keeping steps after it."""
+    import tfdebug
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    spec = (tf.TensorSpec(shape=None, dtype=tf.float32),) * 2
+    train = tf.data.Dataset.from_generator(_batches, output_signature=spec)  # <- made unknown
+    train = train.prefetch(1)
+    with pytest.raises(ValueError) as info, tfdebug.explain():
+        model.fit(train, epochs=1, verbose=0)
+    d = diagnose(info.value)
+    assert d is not None and d.category == "unknown-shape", d
+    assert d.line == _line(test_a_keras_fit_on_a_dataset_of_unknown_rank_is_blamed_where_the_dataset_lost_its_shape,
+                           "<- made unknown"), d

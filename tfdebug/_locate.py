@@ -551,7 +551,49 @@ def _locate_tensor_format(extracted, location, frames):
     return Location(location.file, line, location.function) if line is not None else None
 
 
+# Dataset methods that keep an unknown element shape unknown (the cause is further back).
+_SHAPE_KEEPING = frozenset({"batch", "shuffle", "prefetch", "repeat", "cache", "take", "skip",
+                            "unbatch", "rebatch", "with_options", "apply", "padded_batch"})
+
+
+def _locate_unknown_dataset(extracted, location, frames):
+    """Where the user's line's dataset argument was made, when its element spec has an unknown
+    rank (``from_generator`` with ``TensorSpec(shape=None)``, a ``py_function`` map): the
+    static shape the traced step lacked came from there. Shape-keeping steps
+    (``ds = ds.batch(2)``) are followed back to the binding that made it."""
+    from . import _tf
+    from ._operands import user_frame
+
+    frame = user_frame(extracted.chain[0], location.file, location.line)
+    tree = module_tree(location.file) if frame is not None else None
+    stmt = statement_at(tree, location.line) if tree is not None else None
+    if stmt is None:
+        return None
+    names = [arg.id for node in line_nodes(stmt, location.line) if isinstance(node, ast.Call)
+             for arg in list(node.args) + [k.value for k in node.keywords] if isinstance(arg, ast.Name)]
+    for name in names:
+        value = frame.f_locals.get(name, frame.f_globals.get(name))
+        if not _tf.unknown_rank_elements(value):
+            continue
+        scope = enclosing_function(tree, location.line) or tree
+        before = location.line
+        while True:
+            bindings = [n for n in _assignments(getattr(scope, "body", []), name) if n.lineno < before]
+            if not bindings:
+                return None
+            made = bindings[-1]
+            call = getattr(made, "value", None)
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                    and isinstance(call.func.value, ast.Name) and call.func.value.id == name \
+                    and call.func.attr in _SHAPE_KEEPING:
+                before = made.lineno  # `ds = ds.batch(2)`: made earlier
+                continue
+            return Location(location.file, made.lineno, location.function)
+    return None
+
+
 LOCATORS = {
+    "unknown-dataset": _locate_unknown_dataset,
     "tensor-format": _locate_tensor_format,
     "keras-step-reset": _locate_keras_step_reset,
     "frozen-draw": _locate_frozen_draw,

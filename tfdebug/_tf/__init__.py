@@ -23,7 +23,7 @@ from .formatting import (add_tensor_format_hook, is_per_replica, is_symbolic, pe
 from .keras_state import (RATE_READERS, changed_flags, logs_averaged_across_replicas, loop_callbacks,
                           model_strategy, ran_since, rate_callable, reset_step_function, run_marker,
                           step_owner, train_function_traced, trainable_flags, trained_model,
-                          unwatch_trainable, watch_trainable)
+                          unknown_rank_elements, unwatch_trainable, watch_trainable)
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
 from .locations import (called_tf_functions, failed_function_call, graph_error_locations, handle_refused_by_invariant,
                         is_cond_builder, iterator_next_past_end, leaked_argument, leaked_graph_tensor,
@@ -44,7 +44,7 @@ from .tracebacks import record_hidden_frames, stop_recording_hidden_frames, unfi
 from .versions import SUPPORTED, tf_version, version_supported, warn_once
 
 __all__ = [
-    "SUPPORTED", "Decline", "keras_caller", "library_caller", "calls_since_trace", "stats_key", "HookRefusal", "changed_flags", "loop_callbacks", "rate_callable", "RATE_READERS", "reset_step_function", "step_owner", "ran_since", "run_marker",
+    "SUPPORTED", "Decline", "keras_caller", "library_caller", "calls_since_trace", "stats_key", "HookRefusal", "changed_flags", "loop_callbacks", "rate_callable", "RATE_READERS", "reset_step_function", "step_owner", "unknown_rank_elements", "ran_since", "run_marker",
     "unwatch_trainable", "watch_trainable", "declined_function", "record_declines",
     "recorded_decline", "stop_recording_declines", "record_hidden_frames",
     "stop_recording_hidden_frames", "unfiltered_frames",

@@ -310,3 +310,17 @@ def rate_callable(optimizer):
 def _keras_attr(module: str, name: str):
     found = sys.modules.get(module)
     return getattr(found, name, None) if found is not None else None
+
+
+def unknown_rank_elements(value) -> bool:
+    """``value`` is a tf.data Dataset with an element of unknown rank in its element spec."""
+    dataset = getattr(sys.modules.get("tensorflow"), "data", None)
+    if dataset is None or not isinstance(value, dataset.Dataset):
+        return False
+    import tensorflow as tf
+
+    try:
+        specs = tf.nest.flatten(value.element_spec)
+    except Exception:  # noqa: BLE001 - an odd spec: no claim
+        return False
+    return any(getattr(getattr(spec, "shape", None), "rank", 0) is None for spec in specs)
