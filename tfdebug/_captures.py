@@ -367,16 +367,12 @@ def _only_written(filename: str, load: _Load) -> bool:
 
 
 def _collect_callable(value, depth, seen, found) -> None:
-    """A callable the library calls during the trace: a function, a bound method or an
-    object whose class defines ``__call__``, read as the user's code it runs."""
-    if value is None:
-        return
-    if isinstance(value, types.MethodType):
-        _collect(value.__func__, value.__self__, depth, seen, found)
-    elif isinstance(value, types.FunctionType):
-        _collect(value, None, depth, seen, found)
-    else:
-        _collect(getattr(type(value), "__call__", None), value, depth, seen, found)
+    """A callable the library calls during the trace, read as the user's code it runs."""
+    from ._effects.objects import callable_entry
+
+    entry = callable_entry(value)
+    if entry is not None:
+        _collect(entry[0], entry[1], depth, seen, found)
 
 
 def _reread(root, attrs):

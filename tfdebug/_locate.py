@@ -553,7 +553,7 @@ def _locate_tensor_format(extracted, location, frames):
 
 # Dataset methods that keep an unknown element shape unknown (the cause is further back).
 _SHAPE_KEEPING = frozenset({"batch", "shuffle", "prefetch", "repeat", "cache", "take", "skip",
-                            "unbatch", "rebatch", "with_options", "apply", "padded_batch"})
+                            "unbatch", "rebatch", "with_options", "padded_batch"})
 
 
 def _locate_unknown_dataset(extracted, location, frames):

@@ -15,7 +15,7 @@ from .._vocab import (KERAS_TRACED_METHODS, MUTATORS, TENSOR_ARRAY_UPDATES, UNAM
                       counts_traces)
 from .branches import analyse, runs_at_call_time, traced_children
 from .names import UNRESOLVED, Env, call_kind, qualified_names, resolve, static_attr
-from .objects import (closure_values, is_array, is_plain_container, is_tf_function,
+from .objects import (callable_entry, closure_values, is_array, is_plain_container, is_tf_function,
                       is_user_function, one_walk, sublayers, unwrap_library, is_layer,
                       is_trackable, training_sensitive)
 
@@ -585,14 +585,9 @@ def _compiled_rate(model) -> list[tuple]:
     Keras model was compiled with: its train step applies the gradients, which calls it."""
     from .. import _tf
 
-    rate = _tf.rate_callable(vars(model).get("optimizer")) if hasattr(model, "__dict__") else None
-    if isinstance(rate, types.MethodType):
-        rate, bound = rate.__func__, rate.__self__
-    elif isinstance(rate, types.FunctionType):
-        bound = None
-    elif rate is not None:
-        rate, bound = getattr(type(rate), "__call__", None), rate
-    return [(rate, bound)] if rate is not None and is_user_function(rate) else []
+    entry = callable_entry(_tf.rate_callable(vars(model).get("optimizer"))) \
+        if hasattr(model, "__dict__") else None
+    return [entry] if entry is not None and is_user_function(entry[0]) else []
 
 
 def user_entry_points(fn, instance=None) -> list[tuple]:

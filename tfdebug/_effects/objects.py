@@ -80,6 +80,19 @@ def is_user_function(fn) -> bool:
     return is_user(code.co_filename)
 
 
+def callable_entry(value) -> tuple | None:
+    """``(function, instance)`` that calling ``value`` runs: a function as itself, a bound
+    method as its function bound to its object, any other callable as its class's
+    ``__call__`` bound to it; None for None."""
+    if value is None:
+        return None
+    if isinstance(value, types.MethodType):
+        return value.__func__, value.__self__
+    if isinstance(value, types.FunctionType):
+        return value, None
+    return getattr(type(value), "__call__", None), value
+
+
 _walking = threading.local()  # .is_user: the library folders as one walk saw them
 
 

@@ -23,7 +23,7 @@ from .formatting import (add_tensor_format_hook, is_per_replica, is_symbolic, pe
 from .keras_state import (RATE_READERS, changed_flags, logs_averaged_across_replicas, loop_callbacks,
                           model_strategy, ran_since, rate_callable, reset_step_function, run_marker,
                           step_owner, train_function_traced, trainable_flags, trained_model,
-                          unknown_rank_elements, unwatch_trainable, watch_trainable)
+                          unwatch_trainable, watch_trainable)
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
 from .locations import (called_tf_functions, failed_function_call, graph_error_locations, handle_refused_by_invariant,
                         is_cond_builder, iterator_next_past_end, leaked_argument, leaked_graph_tensor,
@@ -35,7 +35,8 @@ from .locations import (called_tf_functions, failed_function_call, graph_error_l
 from .saved_calls import restored_call_mismatch
 from .retrace_warning import tensorflow_logger, warned_function
 from .targets import (describe_trace_type, function_target, is_internal_function,
-                      is_tf_function, tf_function_key, trace_scope, traced_target)
+                      is_tf_function, tf_function_key, trace_scope, traced_target,
+                      unknown_rank_elements)
 from .trace_hook import (HookRefusal, evict_concrete, install_trace_hook, redirect_trace_caches,
                          restore_trace_caches, trace_caches_redirected, trace_hook_available,
                          trace_hook_installed, trace_parameters, trace_uses_xla,

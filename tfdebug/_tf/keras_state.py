@@ -25,29 +25,35 @@ from .versions import log
 _TRAINER_MODULE = "keras.src.backend.tensorflow.trainer"
 
 
-def trained_model(fn, depth: int = 0):
+def trained_model(fn):
     """The Keras model whose ``train_step`` ``fn`` (a function Keras' trainer traces) calls,
     found in the closures Keras builds around it; None for anything else."""
-    if depth > 3 or not str(getattr(fn, "__module__", "") or "").startswith(_TRAINER_MODULE):
-        return None
-    fn = getattr(fn, "python_function", fn)
-    for cell in getattr(fn, "__closure__", None) or ():
-        try:
-            value = cell.cell_contents
-        except ValueError:  # an empty cell
-            continue
-        owner = getattr(value, "__self__", None)
-        if getattr(value, "__name__", "") == "train_step" and hasattr(owner, "train_function"):
-            return owner
-        inner = trained_model(value, depth + 1) if callable(value) else None
-        if inner is not None:
-            return inner
-    return None
+    return _closure_model(fn, _train_step_owner)
 
 
-def step_owner(fn, depth: int = 0):
+def step_owner(fn):
     """The Keras model whose step (``train_step``, ``test_step``, ``predict_step``) ``fn``, a
     function Keras' trainer traces, calls: found in the closures Keras builds around it."""
+    return _closure_model(fn, _any_step_owner)
+
+
+def _train_step_owner(value):
+    owner = getattr(value, "__self__", None)
+    return owner if getattr(value, "__name__", "") == "train_step" and hasattr(owner, "train_function") \
+        else None
+
+
+def _any_step_owner(value):
+    if hasattr(value, "make_predict_function") and hasattr(value, "predict_step"):
+        return value  # the model itself (Keras' closures call ``self.predict_step``)
+    owner = getattr(value, "__self__", None)
+    return owner if getattr(value, "__name__", "") in ("train_step", "test_step", "predict_step") \
+        and hasattr(owner, "predict_function") else None
+
+
+def _closure_model(fn, owner_of, depth: int = 0):
+    """The first ``owner_of(value)`` that is not None among the values in the closures of
+    ``fn``, a function of Keras' trainer, and of the closures it holds (3 levels)."""
     if fn is None or depth > 3 or not str(getattr(fn, "__module__", "") or "").startswith(_TRAINER_MODULE):
         return None
     fn = getattr(fn, "python_function", fn)
@@ -56,15 +62,11 @@ def step_owner(fn, depth: int = 0):
             value = cell.cell_contents
         except ValueError:  # an empty cell
             continue
-        if hasattr(value, "make_predict_function") and hasattr(value, "predict_step"):
-            return value  # the model itself (Keras' closures call ``self.predict_step``)
-        owner = getattr(value, "__self__", None)
-        if getattr(value, "__name__", "") in ("train_step", "test_step", "predict_step") \
-                and hasattr(owner, "predict_function"):
-            return owner
-        inner = step_owner(value, depth + 1) if callable(value) else None
-        if inner is not None:
-            return inner
+        found = owner_of(value)
+        if found is None and callable(value):
+            found = _closure_model(value, owner_of, depth + 1)
+        if found is not None:
+            return found
     return None
 
 
@@ -311,16 +313,3 @@ def _keras_attr(module: str, name: str):
     found = sys.modules.get(module)
     return getattr(found, name, None) if found is not None else None
 
-
-def unknown_rank_elements(value) -> bool:
-    """``value`` is a tf.data Dataset with an element of unknown rank in its element spec."""
-    dataset = getattr(sys.modules.get("tensorflow"), "data", None)
-    if dataset is None or not isinstance(value, dataset.Dataset):
-        return False
-    import tensorflow as tf
-
-    try:
-        specs = tf.nest.flatten(value.element_spec)
-    except Exception:  # noqa: BLE001 - an odd spec: no claim
-        return False
-    return any(getattr(getattr(spec, "shape", None), "rank", 0) is None for spec in specs)

@@ -209,3 +209,14 @@ def function_target(obj) -> tuple[object, object, object]:
         obj = getattr(obj, "python_function", obj)
     fn, instance = _method_parts(_unwrap_decorators(obj))
     return fn, instance, key
+
+
+def unknown_rank_elements(value) -> bool:
+    """``value`` is a tf.data Dataset with an element of unknown rank in its element spec."""
+    if not isinstance(value, tf.data.Dataset):
+        return False
+    try:
+        specs = tf.nest.flatten(value.element_spec)
+    except Exception:  # noqa: BLE001 - an odd spec: no claim
+        return False
+    return any(getattr(getattr(spec, "shape", None), "rank", 0) is None for spec in specs)
