@@ -373,11 +373,17 @@ class TraceLogger(LogViews, Scope):
                 return True
             self._state.warned.add((code, "objects"))
         recipe = _recipe("TFD209")
-        model = _tf.step_owner(latest.function()) if latest.function is not None else None
-        owner = f"{type(model).__name__} models" if model is not None else "objects"
-        message = (f"{latest.event.function} was traced {len(same_site)} times, once for each "
-                   f"of {len(objects)} new {owner}, all called at {_location(*site)}: the "
-                   f"traced function lives on the object, so each new one traces it again. "
+        # what made each new tf.function: a new model each time (several live ones, each its
+        # own), or compile() on one model (it drops the step functions); read from closures
+        models = [_tf.step_owner(r.function()) for r in same_site if r.function is not None]
+        models = [m for m in models if m is not None]
+        if len(models) >= 2 and len({id(m) for m in models}) == len(models):
+            made = f"a new {type(models[-1]).__name__} each time"
+        else:  # the earlier ones are gone (compile() drops them too): which, is not known
+            made = "a new model, or compile() again, each time"
+        message = (f"{latest.event.function} was traced {len(same_site)} times, for "
+                   f"{len(objects)} different tf.function objects, all called at "
+                   f"{_location(*site)}: {made}, and each traces its step function again. "
                    f"Fix: {' '.join(recipe.fix.split()) if recipe is not None else 'reuse one object'}")
         _warn(f"tfdebug TFD209 retracing: {message}", RetracingWarning, *site)
         if recipe is not None:
