@@ -887,13 +887,21 @@ def _split_by_shape_index(x):
 
 
 @pytest.mark.smoke
-@pytest.mark.parametrize("body, recipe", [(_zeros_of_shape, "TFD171"), (_unstack, "TFD174"),
+@pytest.mark.parametrize("body, recipe", [(_zeros_of_shape, "TFD192"), (_unstack, "TFD174"),
                                           (_split_by_shape_index, "TFD121")],
                          ids=["zeros-of-shape", "unstack", "split-by-shape-index"])
-def test_an_op_refusing_an_unknown_dimension_is_an_unknown_shape(body, recipe):
+def test_an_op_refusing_an_unknown_dimension_gets_its_recipe(body, recipe):
     fn = tf.function(body, input_signature=[tf.TensorSpec([None, 4], tf.float32)])
     d = diagnose(raised_by(fn, tf.ones([2, 4])))
     assert d is not None and d.recipe is not None and d.recipe.id == recipe
+
+
+@pytest.mark.smoke
+def test_a_shape_of_unknown_rank_refused_as_a_tensor_is_unknown_shape():
+    fn = tf.function(_zeros_of_shape, input_signature=[tf.TensorSpec(None, tf.float32)])
+    d = diagnose(raised_by(fn, tf.ones([2, 4])))
+    assert d is not None and d.recipe is not None and d.recipe.id == "TFD171", d
+    assert d.category == "unknown-shape"
 
 
 def _index_of(x):
@@ -949,10 +957,12 @@ def _numpy_zeros_of_own_shape(x):
 
 
 @pytest.mark.smoke
-def test_python_refusing_the_none_of_an_unknown_shape_read_at_the_line_is_unknown_shape():
+def test_python_refusing_the_none_of_an_unknown_dimension_read_at_the_line_is_unknown_length():
+    """A known rank with a None dimension (the batch axis) is a length known only when the
+    graph runs; an unknown rank (the shape itself lost) is unknown-shape."""
     fn = tf.function(_numpy_zeros_of_shape, input_signature=[tf.TensorSpec([None], tf.float32)])
     d = diagnose(raised_by(fn, tf.ones([2])))
-    assert d is not None and d.category == "unknown-shape" and d.line == _line(_numpy_zeros_of_shape, "<- zeros")
+    assert d is not None and d.category == "unknown-length" and d.line == _line(_numpy_zeros_of_shape, "<- zeros")
     assert any("dimension 0 unknown" in fact for fact in d.shapes), d.shapes
 
 

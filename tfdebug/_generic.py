@@ -73,10 +73,11 @@ _NONE_REFUSED = re.compile(r"\bNoneType\b")
 
 
 def _unknown_operand(extracted) -> str | None:
-    """unknown-shape when the innermost raise site needs a static shape and a tensor or shape
-    at the user's line has an unknown rank or dimension in the user's frame; when Python
-    refused a None and a ``.shape`` the line reads holds an unknown one: unknown-length if
-    that is a dimension the line reads as a number (``x.shape[i]``), else unknown-shape."""
+    """A static-shape category when the innermost raise site needs a static shape (or Python
+    refused a None) and a tensor or ``.shape`` at the user's line holds an unknown rank or
+    dimension in the user's frame: unknown-shape when a rank is unknown (the shape itself
+    was lost), else unknown-length (a dimension, such as the batch axis, known only when the
+    graph runs: ``tf.zeros(x.shape)``, ``int(x.shape[0])``)."""
     stretch = next(iter(_library_stretches(extracted)), ())
     at_shape_site = bool(stretch) and any(
         stretch[0][0] == module and re.match(functions, stretch[0][1]) for module, functions in _SHAPE_SITES)
@@ -84,7 +85,7 @@ def _unknown_operand(extracted) -> str | None:
         and _NONE_REFUSED.search(extracted.messages[0][-8192:]) is not None
     if not (at_shape_site or refused_none):
         return None
-    from ._operands import is_unknown, line_shapes, user_frame
+    from ._operands import dims, is_unknown, line_shapes, user_frame
 
     location = next((locs[0] for locs in extracted.locations if locs), None)
     if location is None:
@@ -94,8 +95,7 @@ def _unknown_operand(extracted) -> str | None:
                if is_unknown(value) and (at_shape_site or ".shape" in text)]
     if not unknown:
         return None
-    # Python refused a None: a dimension read as a number (``int(x.shape[0])``) is a length
-    return "unknown-length" if refused_none and any(v is None for v in unknown) else "unknown-shape"
+    return "unknown-shape" if any(v is not None and dims(v) is None for v in unknown) else "unknown-length"
 
 
 def _site_category(module: str, function: str, entry: str) -> str | None:
