@@ -32,6 +32,37 @@ def test_a_tf_function_made_per_call_is_the_cause_before_the_shapes_each_new_one
     assert found[0].lineno == line_of(HERE, "# <- made per fold")  # where it is made: the fix
 
 
+class _Detector:
+    def __init__(self):
+        self.detect = tf.function(self._detect)  # <- made per object
+
+    def _detect(self, x):
+        return x * 2
+
+
+class _Wrapped:
+    def __init__(self):
+        self.run = tf.function(self._run)
+
+    def _run(self, x):
+        return x + 1
+
+    def again(self):
+        return tf.function(self._run)  # a second site: which one made it is not proven
+
+
+def test_a_tf_function_made_by_a_call_is_blamed_at_that_call_when_it_is_the_only_one():
+    with warnings.catch_warnings(record=True) as caught, trace_logger():
+        warnings.simplefilter("always")
+        for _ in range(6):  # past the logger's warn_after
+            _Detector().detect(tf.ones([2]))
+            _Wrapped().run(tf.ones([2]))
+    found = {str(w.message).split(" was traced")[0].split()[-1]: w for w in caught
+             if issubclass(w.category, RetracingWarning)}
+    assert found["_Detector._detect"].lineno == line_of(HERE, "# <- made per object")
+    assert found["_Wrapped._run"].lineno == _Wrapped._run.__code__.co_firstlineno  # its def
+
+
 @tf.function
 def _counted(x):
     COUNTS[0] += 1

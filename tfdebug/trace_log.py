@@ -24,16 +24,19 @@ Example::
 """
 from __future__ import annotations
 
+import ast
+import builtins
 import collections
 import dataclasses
 import inspect
 import logging
 import os
+import sys
 import threading
 import warnings
 import weakref
 
-from . import _captures, _frames, _signatures, _tf, report, tracing
+from . import _captures, _frames, _signatures, _source, _tf, report, tracing
 from ._scope import Scope, run_all
 from ._signatures import Reason
 from .trace_views import LogViews, _location, _plural, _suggestion_for
@@ -630,8 +633,12 @@ class TraceLogger(LogViews, Scope):
                        + (f". Fix: {info['suggestion']}" if info["suggestion"] else ""))
             file, line, function = info["call_file"], info["call_line"], info["call_function"]
             if info["recipe"] == _signatures.RECIPES["new-function"] and info["file"]:
-                # a tf.function made again on every call: the fix is where it is made
-                file, line, function = info["file"], info["line"], info["function"]
+                # a tf.function made again on every call: the fix is where it is made, the
+                # one ``tf.function(f)`` of an undecorated ``f``'s module, else its def
+                with self._state.lock:
+                    latest = (self._state.groups.get(group) or [None])[-1]
+                traced = latest.function() if latest is not None and latest.function else None
+                file, line, function = _made_at(traced) or (info["file"], info["line"], info["function"])
             _warn(f"tfdebug {info['recipe']} retracing: {message}", RetracingWarning,
                   file or info["file"], line or info["line"])
             if recipe is not None:
@@ -780,6 +787,47 @@ def trace_logger(*, warn_after: int | None = 4, max_traces: int | None = None,
 
 
 # -- helpers ----------------------------------------------------------------------------
+
+def _made_at(fn) -> tuple | None:
+    """``(file, line, function)`` of the call that makes the tf.function of ``fn`` when the
+    source proves it: ``fn``'s def has no decorator and its module has exactly one
+    ``tf.function(f)`` (or ``tf.function(...)(f)``) naming it (``f`` or ``obj.f``); else None."""
+    fn = getattr(fn, "__func__", fn)
+    code = getattr(fn, "__code__", None)
+    tf_function = getattr(sys.modules.get("tensorflow"), "function", None)
+    if code is None or tf_function is None:
+        return None
+    node = _source.function_node(code)
+    tree = _source.module_tree(code.co_filename)
+    if node is None or tree is None or getattr(node, "decorator_list", None):
+        return None
+    names = getattr(fn, "__globals__", {})
+    sites = [call for call in _source.source_index(tree).calls
+             if _makes_tf_function(call, code.co_name, names, tf_function)]
+    if len(sites) != 1:
+        return None
+    made_in = _source.enclosing_function(tree, sites[0].lineno)
+    return code.co_filename, sites[0].lineno, getattr(made_in, "name", "<module>")
+
+
+def _makes_tf_function(call, name: str, names: dict, tf_function) -> bool:
+    func, args = call.func, call.args
+    if isinstance(func, ast.Call):  # tf.function(jit_compile=True)(f)
+        if func.args:
+            return False
+        func = func.func
+    if len(args) != 1:
+        return False
+    given = args[0].id if isinstance(args[0], ast.Name) else \
+        args[0].attr if isinstance(args[0], ast.Attribute) else None
+    if given != name:
+        return False
+    chain = _source.dotted_tail(func).split(".")
+    value = names.get(chain[0], getattr(builtins, chain[0], None))
+    for attr in chain[1:]:
+        value = getattr(value, attr, None)
+    return value is tf_function
+
 
 def _compare(history: _History | None, key, scope, sig, instance, name, call):
     """(kind, reasons) of a trace given the earlier traces of the same source function.
