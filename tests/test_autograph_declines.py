@@ -127,6 +127,43 @@ def test_do_not_convert_is_blamed_at_the_construct_that_needed_conversion():
     assert "do_not_convert" in d.autograph
 
 
+@api.do_not_convert
+def _scaled_image(image):
+    if tf.reduce_max(image) > 1.0:  # <- marked map function
+        image = image / 255.0
+    return image
+
+
+def _map_marked(images):
+    return next(iter(tf.data.Dataset.from_tensor_slices(images).map(_scaled_image)))
+
+
+def test_a_marked_function_tf_data_runs_is_blamed_on_the_marker():
+    # tf.data hands its function to AutoGraph's tf_convert, which returns a marked function
+    # as-is: no converted_call frame, the marker's wrapper called by tf.data's wrapper
+    d = _diagnosis(_map_marked, tf.ones([2, 3]) * 9.0)
+    assert (d.recipe.id, d.category) == ("TFD133", "autograph-conversion")
+    assert d.line == _line_of(_scaled_image, "# <- marked map function")
+    assert "do_not_convert" in d.autograph and "tf.data" in d.autograph
+
+
+def _unmarked_scaled(image):
+    return image / 255.0 if tf.reduce_max(image) > 1.0 else image  # <- unmarked
+
+
+@api.do_not_convert
+def _map_without_autograph(images):
+    # built where AutoGraph is off (inside a marked function): tf.data's wrapper holds a
+    # DISABLED status, so the marker is not what kept the mapped function unconverted
+    return tf.data.Dataset.from_tensor_slices(images).map(api.do_not_convert(_unmarked_scaled))
+
+
+def test_a_marked_function_tf_data_would_not_convert_anyway_is_not_blamed_on_the_marker():
+    d = _diagnosis(_map_without_autograph, tf.ones([2, 3]))
+    assert d.category == "tensor-as-bool", d
+    assert d.line == _line_of(_unmarked_scaled, "# <- unmarked")
+
+
 def test_a_constructor_is_never_converted():
     d = _diagnosis(_constructs, tf.constant(3.0))
     assert d.recipe.id == "TFD134" and "constructor" in d.autograph

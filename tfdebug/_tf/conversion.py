@@ -245,6 +245,9 @@ def declined_function(chain, is_user) -> tuple[Decline, list] | None:
     converted or no AutoGraph decision led to it."""
     for exc in chain:
         frames = _frames_of(exc)
+        marked = _marked_in_data_function(frames, is_user)
+        if marked is not None:
+            return marked
         found = declined_frames(frames, is_user)
         if found is not None:
             index, call, caught = found
@@ -266,6 +269,53 @@ def declined_function(chain, is_user) -> tuple[Decline, list] | None:
                 if decline is not None:
                     return decline, frames[hits[-1]:]
     return None
+
+
+_DATA_FUNCTION = os.path.join("tensorflow", "python", "data", "ops", "structured_function.py")
+
+
+def _marked_in_data_function(frames, is_user) -> tuple[Decline, list] | None:
+    """The innermost user function is marked ``do_not_convert`` and tf.data called it: tf.data
+    hands the function of a ``map``/``filter``/... to AutoGraph's ``tf_convert`` under the
+    AutoGraph status it was created in, which returns a marked function as-is instead of
+    converting it (there is no ``converted_call`` frame to read). Proven by the frames: the
+    user function's caller is the marker's wrapper, and that wrapper's caller is tf.data's
+    function wrapper holding a status that is not DISABLED."""
+    users = [i for i, (f, _) in enumerate(frames) if is_user(f.f_code.co_filename)]
+    if not users or users[-1] < 2:
+        return None
+    index = users[-1]
+    while index > 0 and is_user(frames[index - 1][0].f_code.co_filename):
+        index -= 1
+    if index < 2 or frames[index - 1][0].f_code is not _marker_code():
+        return None
+    caller = frames[index - 2][0]
+    if not caller.f_code.co_filename.endswith(os.sep + _DATA_FUNCTION):
+        return None
+    try:
+        from tensorflow.python.autograph.core import ag_ctx
+        context = _local(caller, "ag_ctx")
+        if context is None or context.status == ag_ctx.Status.DISABLED:
+            return None
+    except Exception:  # noqa: BLE001 - another TensorFlow's layout: no claim
+        return None
+    decline = _decline(frames[index][0].f_code, "do-not-convert", "the function is marked "
+                       "@tf.autograph.experimental.do_not_convert; tf.data runs it as-is")
+    return (decline, frames[index:]) if decline is not None else None
+
+
+def _marker_code():
+    """The code of ``do_not_convert``'s wrapper: one code object for every marked function."""
+    if not _MARKER:
+        try:
+            from tensorflow.python.autograph.impl import api
+            _MARKER.append(api.do_not_convert(_marker_code).__code__)
+        except Exception:  # noqa: BLE001 - no AutoGraph: nothing is marked
+            _MARKER.append(None)
+    return _MARKER[0]
+
+
+_MARKER: list = []
 
 
 def library_caller(chain, is_user) -> Decline | None:
