@@ -302,15 +302,31 @@ def _locate_keras_call_tf_function(extracted, location, frames):
 
 
 def _locate_string_format(extracted, location, frames):
+    """The f-string / ``str()`` / ``.format`` / ``%`` of a parameter (a tensor while tracing)
+    in the function of the failing user line (a Keras ``call``, any traced helper), else in
+    a function the module passes to ``tf.function``/``map``."""
+    if location is not None:
+        tree = module_tree(location.file)
+        function = enclosing_function(tree, location.line) if tree is not None else None
+        found = _formatted_parameter(function, location.file) if function is not None else None
+        if found is not None:
+            return found
     for filename in user_files(extracted)[:8]:
         tree = module_tree(filename)
         if tree is None:
             continue
         for function in _traced_functions(tree):
-            params = {a.arg for a in function.args.args + function.args.kwonlyargs}
-            for node in ast.walk(function):
-                if _formats_names(node, params):
-                    return Location(filename, node.lineno, getattr(function, "name", "<lambda>"))
+            found = _formatted_parameter(function, filename)
+            if found is not None:
+                return found
+    return None
+
+
+def _formatted_parameter(function: ast.AST, filename: str) -> Location | None:
+    params = {a.arg for a in function.args.args + function.args.kwonlyargs} - {"self", "cls"}
+    for node in ast.walk(function):
+        if _formats_names(node, params):
+            return Location(filename, node.lineno, getattr(function, "name", "<lambda>"))
     return None
 
 
