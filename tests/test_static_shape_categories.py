@@ -144,8 +144,18 @@ def _assert_literal(x):
     return x
 
 
-def test_a_shape_raise_site_with_an_unknown_operand_is_unknown_shape_without_a_recipe():
+@tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+def _assert_defined_any_rank(x):
+    x.shape.assert_is_fully_defined()
+    return x
+
+
+def test_a_shape_raise_site_with_an_unknown_operand_gets_a_static_shape_category_without_a_recipe():
+    # a None dimension of a known rank (the batch axis) is a length known when the graph
+    # runs; an unknown rank is a shape lost
     d = _diagnosis(_assert_defined, tf.ones([2, 3]))
+    assert d.recipe is None and d.category == "unknown-length", d
+    d = _diagnosis(_assert_defined_any_rank, tf.ones([2, 3]))
     assert d.recipe is None and d.category == "unknown-shape", d
 
 
@@ -246,10 +256,11 @@ def test_python_refusing_an_unknown_dimension_read_as_a_number_is_unknown_length
     assert d.category == "unknown-length" and d.code == "rows = int(x.shape[0])", d
 
 
-def test_python_refusing_a_whole_shape_with_an_unknown_dimension_is_unknown_shape():
-    # the near miss: the whole shape (not one dimension) went to NumPy
+def test_python_refusing_a_whole_shape_with_a_none_dimension_is_unknown_length():
+    # the whole shape went to NumPy: its None is the batch dimension, a length known when
+    # the graph runs (a shape of unknown rank is a shape lost: unknown-shape, tested above)
     d = _diagnosis(_whole_shape_to_numpy, tf.ones([2, 3]))
-    assert d.category == "unknown-shape", d
+    assert d.category == "unknown-length", d
 
 
 class BatchFromBuild(tf.keras.layers.Layer):
