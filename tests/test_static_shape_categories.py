@@ -352,3 +352,35 @@ def test_a_keras_fit_on_a_dataset_of_unknown_rank_is_blamed_where_the_dataset_lo
     assert d is not None and d.category == "unknown-shape", d
     assert d.line == _line(test_a_keras_fit_on_a_dataset_of_unknown_rank_is_blamed_where_the_dataset_lost_its_shape,
                            "<- made unknown"), d
+
+
+def _line_of(fn, marker):
+    import inspect
+
+    lines, first = inspect.getsourcelines(fn)
+    return first + next(i for i, text in enumerate(lines) if marker in text)
+
+
+def _loses_the_shape(x):
+    y = tf.py_function(lambda v: v, [x], tf.float32)  # <- lost here
+    return tf.reshape(y, [-1])
+
+
+def _ones(n):
+    for _ in range(n):
+        yield [1.0, 2.0]
+
+
+def test_the_op_that_lost_a_pipeline_shape_is_found_in_the_map_functions_graph():
+    # the py_function's output is unknown although its input is (2, 2): its creation stack
+    # names the line; batch() after the map is followed back to it
+    ds = tf.data.Dataset.from_tensor_slices(tf.ones([4, 2, 2])).map(_loses_the_shape).batch(2)
+    found = _tf.shape_lost_in_pipeline(ds, lambda file: file == __file__)
+    assert found is not None and found[:2] == (__file__, _line_of(_loses_the_shape, "# <- lost here"))
+
+
+def test_a_shape_unknown_from_the_source_was_not_lost_in_the_pipeline():
+    # the map's input is already (None,): no op of the map lost it
+    ds = tf.data.Dataset.from_generator(lambda: _ones(3), output_signature=tf.TensorSpec([None], tf.float32))
+    assert _tf.shape_lost_in_pipeline(ds.map(lambda x: x * 2.0), lambda file: file == __file__) is None
+    assert _tf.shape_lost_in_pipeline([1, 2], lambda file: True) is None

@@ -21,7 +21,7 @@ import types
 
 from . import _frames
 from ._source import (assigned_names, calls_in, constructor_binding, dotted_tail,
-                      enclosing_function, first_call, inside_loop, is_loop, line_nodes,
+                      enclosing_function, inside_loop, is_loop, line_nodes,
                       import_bindings, module_tree, parents_of, source_index, statement_at,
                       static_shape_binding)
 from ._vocab import KERAS_LOOPS, KERAS_CONSTRUCTOR_NAME, PY_FUNCTION_LEAVES
@@ -243,7 +243,7 @@ def text_tags(text: str) -> frozenset[str]:
     users = [Location(f, int(n), fn) for f, n, fn in _FILE_LINE.findall(text[-(1 << 16):])
              if is_user(f) and os.path.isfile(f)]
     if users:
-        tags |= _line_tags(users[-1]) | _file_tags([users[-1].file])
+        tags |= _line_tags(users[-1]) | _function_tags([[users[-1]]])
     return frozenset(tags)
 
 
@@ -256,13 +256,19 @@ def _leaked_tensor(chain) -> bool:
         return False
 
 
-def _file_tags(files) -> set[str]:
-    tags = set()
-    for filename in files:
-        tree = module_tree(filename)
-        if tree is not None and first_call(tree, PY_FUNCTION_LEAVES) is not None:
-            tags.add("py-function")
-    return tags
+def _function_tags(locations) -> set[str]:
+    """"py-function" when a user function the failure ran through (a frame of a traceback or
+    of a stack TensorFlow's message names) calls ``tf.py_function``/``tf.numpy_function``
+    itself: a call elsewhere in its module says nothing about this failure."""
+    for locs in locations:
+        for loc in locs[:64]:
+            tree = module_tree(loc.file)
+            function = enclosing_function(tree, loc.line) if tree is not None else None
+            if function is not None and any(
+                    isinstance(node, ast.Call) and dotted_tail(node.func).rsplit(".", 1)[-1] in PY_FUNCTION_LEAVES
+                    for node in ast.walk(function)):
+                return {"py-function"}
+    return set()
 
 
 
@@ -470,7 +476,11 @@ def extract(exc: BaseException) -> Extracted:
     tags |= _line_tags(first)
     if "shape-index" in tags and _shape_indexes_known(exc, first):
         tags.discard("shape-index")  # every `x.shape[i]` there is known: not the None refused
-    tags |= _file_tags(_files_of(locations)[:8])
+    tags |= _function_tags(locations)
+    if "tensorflow" in sys.modules and first is not None:
+        from ._operands import pipeline_py_function
+        if pipeline_py_function(exc, first) is not None:  # a dataset at the line lost its
+            tags.add("py-function")  # shape at a py_function of its pipeline
     if keras_call_tf_function(frames_by_exc.get(id(exc), ()), chain) is not None:
         tags.add("keras-call-tf-function")
     site, user_raised = _raise_site(chain, frames_by_exc)

@@ -253,6 +253,10 @@ def _locate_py_function(extracted, location, frames):
     given = _registered_call(extracted)
     if given is not None:
         return given
+    from ._operands import pipeline_py_function
+    found = pipeline_py_function(extracted.chain[0], location)
+    if found is not None:
+        return Location(*found)
     for filename in user_files(extracted)[:8]:
         tree = module_tree(filename)
         call = first_call(tree, PY_FUNCTION_LEAVES) if tree is not None else None
@@ -573,10 +577,11 @@ _SHAPE_KEEPING = frozenset({"batch", "shuffle", "prefetch", "repeat", "cache", "
 
 
 def _locate_unknown_dataset(extracted, location, frames):
-    """Where the user's line's dataset argument was made, when its element spec has an unknown
-    rank (``from_generator`` with ``TensorSpec(shape=None)``, a ``py_function`` map): the
-    static shape the traced step lacked came from there. Shape-keeping steps
-    (``ds = ds.batch(2)``) are followed back to the binding that made it."""
+    """Where the static shape the traced step lacked was lost, for a dataset argument of the
+    user's line: the line of the op in a function the pipeline runs that made it unknown
+    from known inputs (``tf.py_function`` in a ``map``); else, when the element spec has an
+    unknown rank (``from_generator`` with ``TensorSpec(shape=None)``), where the dataset was
+    made, following shape-keeping steps (``ds = ds.batch(2)``) back to that binding."""
     from . import _tf
     from ._operands import user_frame
 
@@ -589,6 +594,9 @@ def _locate_unknown_dataset(extracted, location, frames):
              for arg in list(node.args) + [k.value for k in node.keywords] if isinstance(arg, ast.Name)]
     for name in names:
         value = frame.f_locals.get(name, frame.f_globals.get(name))
+        lost = _tf.shape_lost_in_pipeline(value, is_user)
+        if lost is not None:  # an op in a function the pipeline runs: its line
+            return Location(*lost)
         if not _tf.unknown_rank_elements(value):
             continue
         scope = enclosing_function(tree, location.line) or tree

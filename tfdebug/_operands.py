@@ -20,7 +20,7 @@ import inspect
 import types
 
 from . import _tf
-from ._extract import chain_of, tb_frames
+from ._extract import chain_of, is_user, tb_frames
 from ._source import enclosing_function, line_nodes, module_tree, statement_at
 
 _MISSING = object()
@@ -83,6 +83,30 @@ def _nodes_at(frame, file: str, line: int) -> list[ast.AST]:
     tree = module_tree(file)
     stmt = statement_at(tree, line) if tree is not None and frame is not None else None
     return line_nodes(stmt, line) if stmt is not None else []
+
+
+def named_values(frame, file: str, line: int) -> list:
+    """The values of the plain names at ``file:line`` in ``frame`` (nothing is called)."""
+    values = []
+    for node in _nodes_at(frame, file, line):
+        if isinstance(node, ast.Name):
+            value = _resolve(node, frame)
+            if value is not _MISSING and not any(value is v for v in values):
+                values.append(value)
+    return values
+
+
+def pipeline_py_function(exc: BaseException, location) -> tuple[str, int, str] | None:
+    """``(file, line, function)`` of the ``tf.py_function`` whose op lost the static shape of a
+    tf.data Dataset named at ``location``'s line (read from the pipeline's graphs), else None."""
+    frame = user_frame(exc, location.file, location.line) if location is not None else None
+    if frame is None:
+        return None
+    for value in named_values(frame, location.file, location.line):
+        found = _tf.shape_lost_in_pipeline(value, is_user, py_function_only=True)
+        if found is not None:
+            return found
+    return None
 
 
 def _formatted_operands(node: ast.AST) -> list[ast.AST]:

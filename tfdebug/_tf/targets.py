@@ -220,3 +220,57 @@ def unknown_rank_elements(value) -> bool:
     except Exception:  # noqa: BLE001 - an odd spec: no claim
         return False
     return any(getattr(getattr(spec, "shape", None), "rank", 0) is None for spec in specs)
+
+
+_PY_FUNCTION_OPS = frozenset({"EagerPyFunc", "PyFunc", "PyFuncStateless"})
+
+
+def shape_lost_in_pipeline(value, is_user, py_function_only=False) -> tuple[str, int, str] | None:
+    """``(file, line, function)`` of the user line whose op lost the static shape of a tf.data
+    Dataset's features (the element's first component, or all of it when it is not a tuple):
+    in the graph of a function the pipeline runs (``map``), the op whose output has an
+    unknown dimension or rank although every input it was given is fully known
+    (``tf.py_function``'s output); its creation stack names the line. Datasets are followed
+    through their inputs; None when no such op is found (``py_function_only``: or when that
+    op is not a ``tf.py_function``/``tf.numpy_function``)."""
+    from .locations import _creation_stack
+
+    if not isinstance(value, tf.data.Dataset):
+        return None
+    try:
+        dataset = value
+        for _ in range(64):
+            wrapper = getattr(dataset, "_map_func", None)
+            graph = getattr(getattr(wrapper, "function", None), "graph", None)
+            if graph is not None:
+                outputs = list(graph.outputs)
+                structure = getattr(wrapper, "output_structure", None)
+                if isinstance(structure, tuple) and structure:
+                    outputs = outputs[:len(tf.nest.flatten(structure[0]))]
+                for output in outputs:
+                    op = _shape_loser(output)
+                    if op is not None and (op.type in _PY_FUNCTION_OPS or not py_function_only):
+                        return next(((f, n, fn) for f, n, fn in _creation_stack(op) if is_user(f)), None)
+            dataset = getattr(dataset, "_input_dataset", None)
+            if not isinstance(dataset, tf.data.Dataset):
+                return None
+    except Exception:  # noqa: BLE001 - another TensorFlow's layout: no claim
+        log.debug("tfdebug: reading the pipeline's graphs failed", exc_info=True)
+    return None
+
+
+def _shape_loser(tensor):
+    """Back from ``tensor`` through ops with unknown output shapes to the first op whose data
+    inputs are all fully defined (the op that lost the shape), else None."""
+    stack, seen = [tensor], set()
+    while stack:
+        current = stack.pop()
+        if current.shape.is_fully_defined() or id(current.op) in seen:
+            continue
+        seen.add(id(current.op))
+        inputs = [t for t in current.op.inputs if t.dtype != tf.resource]
+        unknown = [t for t in inputs if not t.shape.is_fully_defined()]
+        if inputs and not unknown:
+            return current.op
+        stack.extend(unknown)
+    return None
