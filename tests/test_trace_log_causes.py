@@ -7,7 +7,7 @@ import tensorflow as tf
 
 from conftest import line_of
 from tfdebug import trace_logger
-from tfdebug.trace_log import RetracingWarning
+from tfdebug.trace_log import RetracingWarning, StaleCaptureWarning
 
 HERE = __file__
 COUNTS = [0]
@@ -75,3 +75,59 @@ def test_a_container_the_traced_code_only_writes_into_is_not_a_stale_capture():
         COUNTS[0] = 10
         _counted(tf.constant(2.0))
     assert log.stale_captures == []
+
+
+def _gan_parts():
+    import keras
+    generator = keras.Sequential([keras.Input((2,)), keras.layers.Dense(2)])
+    critic = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    optimizer = keras.optimizers.SGD(0.1)
+
+    @tf.function
+    def step(z):
+        with tf.GradientTape() as tape:
+            loss = -tf.reduce_mean(critic(generator(z)))
+        variables = generator.trainable_variables + critic.trainable_variables
+        optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
+        return loss
+    return critic, step
+
+
+def _stale_flags(run):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with trace_logger():
+            run()
+    return [w for w in caught if issubclass(w.category, StaleCaptureWarning)]
+
+
+def test_a_trainable_flag_set_after_a_tf_function_took_the_variables_is_blamed_where_set():
+    critic, step = _gan_parts()
+    z = tf.ones([4, 2])
+
+    def run():
+        step(z)
+        critic.trainable = False  # <- frozen after the trace
+        step(z)
+    found = _stale_flags(run)
+    assert len(found) == 1 and "TFD214" in str(found[0].message), [str(w.message) for w in found]
+    assert found[0].lineno == line_of(HERE, "# <- frozen after the trace")
+    assert "set to False" in str(found[0].message) and "traced with True" in str(found[0].message)
+
+
+def test_a_flag_set_with_no_call_after_it_or_set_back_before_the_call_is_no_stale_capture():
+    critic, step = _gan_parts()
+    z = tf.ones([4, 2])
+
+    def never_called_after():
+        step(z)
+        step(z)
+        critic.trainable = False  # the graph never runs with the old flags after this
+
+    def set_back():
+        step(z)
+        critic.trainable = False
+        critic.trainable = True
+        step(z)
+    assert _stale_flags(never_called_after) == []
+    assert _stale_flags(set_back) == []

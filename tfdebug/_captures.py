@@ -39,7 +39,7 @@ class Read:
     """A Python value a traced function read: where, and how to read it again."""
 
     label: str          # "THRESHOLD", "scale", "self.counter", "config.LR"
-    kind: str           # "global" | "closure" | "attribute"
+    kind: str           # "global" | "closure" | "attribute" | "trainable" (a layer's flags)
     file: str
     line: int
     function: str       # the function whose line reads it
@@ -305,6 +305,9 @@ def _collect(fn, instance, depth, seen, found) -> None:
             if isinstance(value, types.ModuleType) and not _frames.is_user_file(
                     getattr(value, "__file__", None)):
                 continue       # tf.float32, np.pi: library constants do not go stale
+            if load.attrs and load.attrs[-1] in TRAINABLE_LISTS:
+                _trainable_read(load, root, code, found)
+                continue
             value = _follow(value, load.attrs)
         except Exception:  # noqa: BLE001 - an odd object is simply not tracked
             continue
@@ -337,6 +340,42 @@ def _collect(fn, instance, depth, seen, found) -> None:
         kind = "attribute" if load.attrs else load.base
         read = Read(label, kind, code.co_filename, load.line, code.co_qualname, getter)
         found.setdefault(read.key, read)
+
+
+# A Keras layer's properties that list its variables by their ``trainable`` flags: a trace
+# that reads one keeps that list in its graph (``apply_gradients`` on the variables it held).
+TRAINABLE_LISTS = frozenset({"trainable_variables", "trainable_weights",
+                             "non_trainable_variables", "non_trainable_weights"})
+
+
+def _trainable_read(load: _Load, root, code, found) -> None:
+    """``disc.trainable_variables`` read while tracing: the graph keeps the variables that
+    the ``trainable`` flags of ``disc`` and its sublayers selected then; those flags are the
+    value read (a Keras layer's, read without running its properties)."""
+    owner = functools.partial(_reread, root, load.attrs[:-1])
+    if _trainable_state(owner()) is _MISSING:
+        return
+    label = ".".join(("self" if load.base == "self" else load.name, *load.attrs[:-1], "trainable"))
+    read = Read(label, "trainable", code.co_filename, load.line, code.co_qualname,
+                lambda: _trainable_state(owner()))
+    found.setdefault(read.key, read)
+
+
+class _Flags(tuple):
+    """``((layer name, trainable), ...)``, shown as the flag when all agree."""
+
+    def __repr__(self) -> str:
+        values = {flag for _name, flag in self}
+        return str(values.pop()) if len(values) == 1 else \
+            ", ".join(f"{name}={flag}" for name, flag in self)
+
+
+def _trainable_state(layer):
+    """The ``trainable`` flags of a Keras layer and its sublayers (``_Flags``), else _MISSING."""
+    from ._effects.objects import is_layer
+
+    flags = _tf.trainable_flags(layer) if is_layer(layer) else {}
+    return _Flags((name, flag) for _ref, name, flag in flags.values()) if flags else _MISSING
 
 
 def _only_written(filename: str, load: _Load) -> bool:

@@ -266,6 +266,8 @@ class _State:
         "stale_seen": set,
         "keras": dict,          # id(model) -> (weak model, weak train fn, flags, event)
         "assigned": dict,       # id(layer) -> (value, (file, line, fn), run marker)
+        "flag_readers": set,    # call-count keys of traces that read `x.trainable_variables`
+        "flag_set": dict,       # such a key -> (its calls when a `trainable` was last set, where)
         "local": threading.local,  # .outer: TF's call-count keys of the traces in progress
         "outer_traces": dict,   # call-count key -> outermost traces finished
     }
@@ -495,6 +497,12 @@ class TraceLogger(LogViews, Scope):
                 proof = (outer[0], self._state.outer_traces.get(outer[0], 0) + 1)
                 self._state.snapshots.setdefault(group, {}).update(
                     (read_key, (snap, key, proof)) for read_key, snap in snaps.items())
+                flags_read = outer[0] is not None and any(
+                    snap.read.kind == "trainable" for snap in snaps.values())
+                if flags_read:
+                    self._state.flag_readers.add(outer[0])
+            if flags_read:
+                self._watch_trainable()
 
     def _snapshot_trainable(self, pending: _Pending) -> None:
         """Keras' train function is being traced: keep the ``trainable`` flags it sees."""
@@ -509,6 +517,11 @@ class TraceLogger(LogViews, Scope):
             return
         with self._state.lock:
             self._state.keras[id(model)] = entry
+        self._watch_trainable()
+
+    def _watch_trainable(self) -> None:
+        """Listen to Keras' ``trainable`` setter, once per scope."""
+        with self._state.lock:
             watch = self._state.watching is None
             if watch:
                 self._state.watching = self._on_trainable
@@ -521,6 +534,15 @@ class TraceLogger(LogViews, Scope):
         model's train function had run by then."""
         with self._state.lock:
             entries = [e for e in self._state.keras.values() if id(layer) in e[2]]
+            readers = list(self._state.flag_readers)
+        if readers:
+            # a traced function that read a layer's trainable variables: how many calls its
+            # graph had served when a flag changed (a later call ran with the old flags)
+            where = _user_location(frame)
+            counts = [(key, _tf.calls_since_trace(key)) for key in readers]
+            with self._state.lock:
+                self._state.flag_set.update((key, (calls, where)) for key, calls in counts
+                                            if calls is not None and where is not None)
         for model_ref, traced, _flags, _event in entries:
             model, function = model_ref(), traced() if traced is not None else None
             if model is None or function is None:
@@ -567,6 +589,16 @@ class TraceLogger(LogViews, Scope):
                 found.append(stale)
         return found
 
+    def _flags_set_before_a_call(self, proof) -> tuple | None:
+        """Where a ``trainable`` flag was last set, when the graph of the trace ``proof`` names
+        served a call after that (no retrace since): it ran with the flags it was traced with."""
+        outer_key, traces = proof
+        with self._state.lock:
+            moment = self._state.flag_set.get(outer_key)
+            latest = self._state.outer_traces.get(outer_key, 0) == traces
+        calls = _tf.calls_since_trace(outer_key) if latest and moment is not None else None
+        return moment[1] if calls is not None and calls > moment[0] else None
+
     def _ran_again(self, proof) -> bool:
         """The graph of a trace served a call after the one that traced it: no later trace of
         its outermost function, and TensorFlow counted a call since that one."""
@@ -596,6 +628,9 @@ class TraceLogger(LogViews, Scope):
                 continue  # the tf.function that froze the value is gone: no graph uses it
             if only_group is None and not self._ran_again(proof):
                 continue  # never called after that trace: the old value was never reused
+            set_at = self._flags_set_before_a_call(proof) if snap.read.kind == "trainable" else None
+            if snap.read.kind == "trainable" and set_at is None:
+                continue  # no call since a flag was set: the graph never ran with old flags
             seen_key = (group, snap.read.key)
             if seen_key in self._state.stale_seen:
                 continue
@@ -606,7 +641,8 @@ class TraceLogger(LogViews, Scope):
             if now is None:
                 continue
             read = snap.read
-            stale = StaleCapture(read.label, read.kind, read.file, read.line, read.function,
+            file, line, function = set_at or (read.file, read.line, read.function)
+            stale = StaleCapture(read.label, read.kind, file, line, function,
                                  self._state.traced_name.get(group, "?"), snap.shown, now)
             with self._state.lock:
                 # one report per line and change: Keras' nested train functions (and two
