@@ -456,8 +456,23 @@ def test_explicit_while_loop_is_blamed_at_the_body_line_that_made_the_refused_ou
     # while_v2's shape check holds the body output it refuses; the op that made it knows
     # the line (the body's `tokens = tf.concat(...)`, not its `return`).
     d = diagnose(raised_by(_explicit_while))
-    assert d.recipe.id == "TFD150"
+    assert d.recipe.id == "TFD193"  # the explicit loop's own words: shape_invariants
     assert (d.file, d.line) == (__file__, _line(_grow, "<- grows"))
+
+
+@tf.function
+def _autograph_grow(n):
+    v = tf.constant([0])
+    for i in tf.range(n):
+        v = tf.concat([v, [i]], 0)
+    return v
+
+
+def test_an_autograph_loop_that_grows_a_tensor_gets_the_autograph_loop_words():
+    # AutoGraph checks its loop variables first, in its own words: the fix is
+    # set_loop_options, not tf.while_loop's shape_invariants argument
+    d = diagnose(raised_by(_autograph_grow, tf.constant(3)))
+    assert d.recipe.id == "TFD150" and "set_loop_options" in d.recipe.fix
 
 
 class _Keeper:
