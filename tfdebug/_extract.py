@@ -263,12 +263,22 @@ def _function_tags(locations) -> set[str]:
     for locs in locations:
         for loc in locs[:64]:
             tree = module_tree(loc.file)
-            function = enclosing_function(tree, loc.line) if tree is not None else None
+            lines = _py_function_lines(tree) if tree is not None else ()
+            function = enclosing_function(tree, loc.line) if lines else None
             if function is not None and any(
-                    isinstance(node, ast.Call) and dotted_tail(node.func).rsplit(".", 1)[-1] in PY_FUNCTION_LEAVES
-                    for node in ast.walk(function)):
+                    function.lineno <= n <= (function.end_lineno or n) for n in lines):
                 return {"py-function"}
     return set()
+
+
+def _py_function_lines(tree) -> tuple[int, ...]:
+    """The lines of the module's ``tf.py_function``/``tf.numpy_function`` calls (kept)."""
+    index = source_index(tree)
+    key = ("py-function-lines", None)
+    if key not in index.answers:
+        index.answers[key] = tuple(sorted(n.lineno for name, n in index.call_names
+                                          if name.rsplit(".", 1)[-1] in PY_FUNCTION_LEAVES))
+    return index.answers[key]
 
 
 
