@@ -420,7 +420,7 @@ def test_xla_compile_error_is_blamed_at_the_op_its_message_says_was_created(tmp_
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
                           env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
     line = next(t for t in proc.stdout.splitlines() if t.startswith("DIAGNOSIS"))
-    assert line.split()[1:] == ["TFD183", str(tmp_path / "lib" / "helper.py"), "4"], proc.stderr[-2000:]
+    assert line.split()[1:] == ["TFD195", str(tmp_path / "lib" / "helper.py"), "4"], proc.stderr[-2000:]
 
 
 @pytest.mark.parametrize("cut", ["", "deep"], ids=["shared-root", "shared-folder"])
@@ -1452,3 +1452,16 @@ def test_the_iterator_readers_answer_nothing_outside_the_supported_versions(monk
     monkeypatch.setattr(autograph, "version_supported", lambda: False)
     assert locations.iterator_next_past_end([exc], is_user) is None
     assert not autograph.next_left_to_python()
+
+
+@pytest.mark.parametrize("body, recipe", [
+    (lambda x: tf.histogram_fixed_width(x, [0.0, 5.0], nbins=5), "TFD183"),
+    (lambda x: tf.py_function(lambda v: v * 2.0, [x], tf.float32), "TFD194"),
+    (lambda x: tf.strings.as_string(x), "TFD195"),
+], ids=["other-op", "python-op", "string-op"])
+def test_an_op_xla_refuses_is_told_by_its_op_definition(body, recipe):
+    """The ops XLA refused, read from their registered definitions: Python callbacks are
+    numpy-in-graph, string ops string-format, any other op the general recipe (TensorFlow
+    names the first op it refused)."""
+    d = diagnose(raised_by(tf.function(body, jit_compile=True), tf.constant([1.0, 2.0])))
+    assert d is not None and d.recipe is not None and d.recipe.id == recipe, d

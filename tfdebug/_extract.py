@@ -487,6 +487,11 @@ def extract(exc: BaseException) -> Extracted:
     if "shape-index" in tags and _shape_indexes_known(exc, first):
         tags.discard("shape-index")  # every `x.shape[i]` there is known: not the None refused
     tags |= _function_tags(locations)
+    if "tensorflow" in sys.modules and "Detected unsupported operations" in messages[0][:4096]:
+        from . import _tf
+        kinds = _tf.xla_refused_op_kinds(messages[0])
+        if kinds == {"python"} or kinds == {"string"}:
+            tags.add(f"xla-{next(iter(kinds))}-op")
     if "tensorflow" in sys.modules and first is not None:
         from ._operands import pipeline_py_function
         if pipeline_py_function(exc, first) is not None:  # a dataset at the line lost its

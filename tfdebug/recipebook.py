@@ -77,6 +77,8 @@ TAGS = (
     "keras-static-argument",   # Python refused a graph tensor inside the Keras API the user's line calls
     "next-default-unused",     # the get-next op `next(it, default)` made ran past the end in a tf.function
     "keras-step-reset",        # Keras' loop called its model's step function, which compile() had reset to None
+    "xla-python-op",           # every op XLA refused to compile runs Python (tf.py_function, tf.numpy_function)
+    "xla-string-op",           # every op XLA refused to compile takes or makes strings (tf.strings, tf.print)
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnosis.py's locators).
 LOCATORS = ("append-in-loop", "variable-initializer", "cast-binding", "set-seed", "yield", "py-function", "keras-call-tf-function",

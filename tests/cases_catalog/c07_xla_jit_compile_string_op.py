@@ -1,6 +1,6 @@
 # case: c07_xla_jit_compile_string_op
 # source: written from tools/tf_errors.json (a row of TensorFlow's graph-mode error catalogue), not from an existing case
-# category: unsupported-syntax
+# category: string-format
 # expect: error
 # raises on TF 2.21: InvalidArgumentError
 # line: 16

@@ -1,4 +1,4 @@
-# category: unsupported-syntax
+# category: string-format
 # line: 9
 import tensorflow as tf
 

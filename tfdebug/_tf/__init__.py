@@ -36,7 +36,7 @@ from .saved_calls import restored_call_mismatch
 from .retrace_warning import tensorflow_logger, warned_function
 from .targets import (describe_trace_type, function_target, is_internal_function,
                       is_tf_function, shape_lost_in_pipeline, tf_function_key, trace_scope,
-                      traced_target, unknown_rank_elements)
+                      traced_target, unknown_rank_elements, xla_refused_op_kinds)
 from .trace_hook import (HookRefusal, evict_concrete, install_trace_hook, redirect_trace_caches,
                          restore_trace_caches, trace_caches_redirected, trace_hook_available,
                          trace_hook_installed, trace_parameters, trace_uses_xla,
@@ -45,7 +45,7 @@ from .tracebacks import record_hidden_frames, stop_recording_hidden_frames, unfi
 from .versions import SUPPORTED, tf_version, version_supported, warn_once
 
 __all__ = [
-    "SUPPORTED", "Decline", "keras_caller", "library_caller", "calls_since_trace", "stats_key", "HookRefusal", "changed_flags", "loop_callbacks", "rate_callable", "RATE_READERS", "reset_step_function", "step_owner", "unknown_rank_elements", "shape_lost_in_pipeline", "ran_since", "run_marker",
+    "SUPPORTED", "Decline", "keras_caller", "library_caller", "calls_since_trace", "stats_key", "HookRefusal", "changed_flags", "loop_callbacks", "rate_callable", "RATE_READERS", "reset_step_function", "step_owner", "unknown_rank_elements", "shape_lost_in_pipeline", "xla_refused_op_kinds", "ran_since", "run_marker",
     "unwatch_trainable", "watch_trainable", "declined_function", "record_declines",
     "recorded_decline", "stop_recording_declines", "record_hidden_frames",
     "stop_recording_hidden_frames", "unfiltered_frames",

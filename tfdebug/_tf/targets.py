@@ -274,3 +274,33 @@ def _shape_loser(tensor):
             return current.op
         stack.extend(unknown)
     return None
+
+
+_REFUSED_BY_XLA = re.compile(r"No registered '(\w+)' OpKernel for XLA")
+
+
+def xla_refused_op_kinds(message: str) -> frozenset:
+    """What the ops XLA refused to compile (named in TensorFlow's "Detected unsupported
+    operations" message) are, from their registered op definitions: "python" for the ops
+    ``tf.py_function``/``tf.numpy_function`` make, "string" for an op with a string input or
+    output or asked for with a string type attribute, "other" for the rest (an op TensorFlow
+    does not know: "other")."""
+    kinds = set()
+    text = message[:1 << 16]
+    found = list(_REFUSED_BY_XLA.finditer(text))
+    for match, after in zip(found, found[1:] + [None]):
+        name = match.group(1)
+        if name in _PY_FUNCTION_OPS:
+            kinds.add("python")
+            continue
+        if "=DT_STRING" in text[match.end():after.start() if after is not None else len(text)]:
+            kinds.add("string")  # a kernel exists, not for strings: "Requested Attributes: T=DT_STRING"
+            continue
+        try:
+            from tensorflow.python.framework import op_def_registry
+            op_def = op_def_registry.get(name)
+        except Exception:  # noqa: BLE001 - another layout: nothing known of the op
+            op_def = None
+        args = list(op_def.input_arg) + list(op_def.output_arg) if op_def is not None else []
+        kinds.add("string" if any(arg.type == tf.string.as_datatype_enum for arg in args) else "other")
+    return frozenset(kinds)
