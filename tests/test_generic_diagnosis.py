@@ -1465,3 +1465,26 @@ def test_an_op_xla_refuses_is_told_by_its_op_definition(body, recipe):
     names the first op it refused)."""
     d = diagnose(raised_by(tf.function(body, jit_compile=True), tf.constant([1.0, 2.0])))
     assert d is not None and d.recipe is not None and d.recipe.id == recipe, d
+
+
+def _scan_state_grows(xs):
+    return tf.scan(lambda state, x: tf.reduce_sum(state + x, axis=1), xs, initializer=tf.zeros([4, 1]))  # <- scan
+
+
+def _own_array_in_scan_fn(state, x):
+    ta = tf.TensorArray(tf.float32, size=2, element_shape=[1])
+    ta = ta.write(0, tf.zeros([2]))  # <- own array
+    return state
+
+
+def test_tf_scan_refusing_the_state_its_function_returned_is_loop_var_shape():
+    """scan's own TensorArray of states refuses a state shaped unlike the initializer: the
+    innermost user frame is the `tf.scan` call. A TensorArray of the user's own refusing an
+    element fails inside the user's function: not the state."""
+    d = diagnose(raised_by(tf.function(_scan_state_grows), tf.ones([3, 4, 1])))
+    assert d is not None and d.recipe is not None and d.recipe.id == "TFD196", d
+    assert d.category == "loop-var-shape" and d.line == _line(_scan_state_grows, "<- scan")
+    scan = tf.function(lambda xs: tf.scan(_own_array_in_scan_fn, xs, initializer=tf.zeros([4, 1])))
+    d = diagnose(raised_by(scan, tf.ones([3, 4, 1])))
+    assert d is not None and (d.recipe is None or d.recipe.id != "TFD196"), d
+    assert d.line == _line(_own_array_in_scan_fn, "<- own array")

@@ -256,6 +256,19 @@ def _leaked_tensor(chain) -> bool:
         return False
 
 
+def _scan_refused_state(exc, message: str, first: Location) -> bool:
+    """A TensorArray refused an element ("Inconsistent shapes: saw ... but expected ...")
+    while the innermost user frame was a call of ``tf.scan``: the user's function had
+    returned, and the write that failed is scan's own, of the state it returned into the
+    array shaped like the initializer (a TensorArray of the user's would fail in its frame)."""
+    if "Inconsistent shapes: saw " not in message[:8192]:
+        return False
+    from ._operands import called_values
+
+    scan = getattr(sys.modules.get("tensorflow"), "scan", None)
+    return scan is not None and any(value is scan for value in called_values(exc, first))
+
+
 def _function_tags(locations) -> set[str]:
     """"py-function" when a user function the failure ran through (a frame of a traceback or
     of a stack TensorFlow's message names) calls ``tf.py_function``/``tf.numpy_function``
@@ -487,6 +500,8 @@ def extract(exc: BaseException) -> Extracted:
     if "shape-index" in tags and _shape_indexes_known(exc, first):
         tags.discard("shape-index")  # every `x.shape[i]` there is known: not the None refused
     tags |= _function_tags(locations)
+    if "tensorflow" in sys.modules and first is not None and _scan_refused_state(exc, messages[0], first):
+        tags.add("scan-state")
     if "tensorflow" in sys.modules and "Detected unsupported operations" in messages[0][:4096]:
         from . import _tf
         kinds = _tf.xla_refused_op_kinds(messages[0])

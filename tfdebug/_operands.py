@@ -96,6 +96,26 @@ def named_values(frame, file: str, line: int) -> list:
     return values
 
 
+def called_values(exc: BaseException, location) -> list:
+    """The objects the calls of the statement at ``location``'s line call (``tf.scan`` for
+    ``tf.scan(...)``), read from the user's frame without calling anything."""
+    frame = user_frame(exc, location.file, location.line)
+    tree = module_tree(location.file) if frame is not None else None
+    stmt = statement_at(tree, location.line) if tree is not None else None
+    calls = [node for node in ast.walk(stmt) if isinstance(node, ast.Call)] if stmt is not None else []
+    return [value for value in (_resolve_callee(node.func, frame) for node in calls) if value is not _MISSING]
+
+
+def _resolve_callee(node: ast.AST, frame):
+    """:func:`_resolve`, and a module's attribute (``tf.scan``: a function, which
+    :func:`_resolve` leaves alone as a descriptor)."""
+    if isinstance(node, ast.Attribute):
+        base = _resolve_callee(node.value, frame)
+        if isinstance(base, types.ModuleType):
+            return getattr(base, node.attr, _MISSING)
+    return _resolve(node, frame)
+
+
 def pipeline_py_function(exc: BaseException, location) -> tuple[str, int, str] | None:
     """``(file, line, function)`` of the ``tf.py_function`` whose op lost the static shape of a
     tf.data Dataset named at ``location``'s line (read from the pipeline's graphs), else None."""

@@ -79,6 +79,7 @@ TAGS = (
     "keras-step-reset",        # Keras' loop called its model's step function, which compile() had reset to None
     "xla-python-op",           # every op XLA refused to compile runs Python (tf.py_function, tf.numpy_function)
     "xla-string-op",           # every op XLA refused to compile takes or makes strings (tf.strings, tf.print)
+    "scan-state",              # tf.scan's loop body refused the state the user's function returned
 )
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnosis.py's locators).
 LOCATORS = ("append-in-loop", "variable-initializer", "cast-binding", "set-seed", "yield", "py-function", "keras-call-tf-function",
