@@ -159,8 +159,11 @@ def _run_snippets(config, folder, batches):
 
 
 def _needs_own_process(recipe) -> bool:
-    """Snippets that configure devices (process-wide, only before TF initialises them)."""
-    return any("tf.config.set_" in code or "set_logical_device" in code
+    """Snippets that configure devices (process-wide, only before TF initialises them), and
+    a failing ``tf.scan`` in a tf.function, which leaves TensorFlow's variable scopes broken
+    for the rest of the process (a TensorFlow bug: a later ``strategy.scope()`` raises
+    "Caching devices is not yet supported when eager execution is enabled")."""
+    return any("tf.config.set_" in code or "set_logical_device" in code or "tf.scan(" in code
                for code in (recipe.before, recipe.after))
 
 
