@@ -101,6 +101,12 @@ def traced_children(node, env: Env) -> list:
     """
     if isinstance(node, (ast.If, ast.IfExp)):
         taken = _python_truth(node.test, env)
+        if taken is not None and isinstance(node, ast.If) and \
+                _set_to_current(node.orelse if taken else node.body, node.test, env):
+            # ``if self.first: ...; self.first = False``: the value is read after the trace,
+            # and the skipped branch is what set it to that value (only a trace runs this
+            # Python): that branch ran while tracing
+            taken = not taken
         if taken is not None:
             branch = node.body if taken else node.orelse
             return walked([node.test] + (branch if isinstance(branch, list) else [branch]))
@@ -112,6 +118,31 @@ def traced_children(node, env: Env) -> list:
 
 
 _PYTHON_CONSTANTS = (bool, int, float, str, type(None))
+
+
+def _set_to_current(branch: list, test, env: Env) -> bool:
+    """A statement of ``branch`` (its own, not nested) assigns to the name or attribute chain
+    ``test`` reads (under any ``not``) the constant it holds now."""
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    if not isinstance(test, (ast.Name, ast.Attribute)):
+        return False
+    now = resolve(test, env)
+    if now is UNRESOLVED or not isinstance(now, _PYTHON_CONSTANTS):
+        return False
+    return any(isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant)
+               and type(stmt.value.value) is type(now) and stmt.value.value == now
+               and any(_chain_text(t) == _chain_text(test) for t in stmt.targets)
+               for stmt in branch)
+
+
+def _chain_text(node) -> str | None:
+    """``self.first`` for a name or attribute chain, whether read or assigned; else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else None
 
 
 def _python_truth(test, env: Env) -> bool | None:
