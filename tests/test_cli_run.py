@@ -157,3 +157,18 @@ def test_uncaught_traceback_hides_tfdebug_frames_even_inside_traced_code(tmp_pat
     assert 'script.py", line 8, in <module>' in traceback_part
     assert "tfdebug" not in traceback_part.replace("tfdebug TFD", "")
     assert "runpy" not in traceback_part
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "s.py"], ["run", "s.py", "a", "--report", "x.json"], ["run", "s.py", "-m", "x"],
+    ["run", "dir/s.py", "-x", "--y=1"]])
+def test_the_quick_reading_of_run_is_argparses(argv):
+    """`tfdebug run SCRIPT ARGS` is read without importing argparse, as argparse reads it:
+    every option at its default, SCRIPT, and everything after it the script's."""
+    from tfdebug import cli
+
+    quick = cli.quick_run_args(argv)
+    assert quick == vars(cli._parser().parse_args(argv))
+    assert cli.quick_run_args(["run", "--eager", "s.py"]) is None  # an option: argparse
+    assert cli.quick_run_args(["run", "s.py", "--", "-x"]) is None  # argparse drops the "--"
+    assert cli.quick_run_args(["run"]) is None and cli.quick_run_args(["lint", "s.py"]) is None

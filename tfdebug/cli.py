@@ -170,12 +170,25 @@ def quick_lint_args(argv: list[str]) -> dict | None:
     return {"command": "lint", "paths": paths, **values}
 
 
+# `tfdebug run`'s options and what argparse gives when none is on the command line
+RUN_DEFAULTS = {"eager": False, "report": None, "html": None, "pdb": False, "module": None}
+
+
+def quick_run_args(argv: list[str]) -> dict | None:
+    """``run SCRIPT [ARGS]...`` with no option before SCRIPT, read without argparse (whose
+    import is a sixth of a run of a script without TensorFlow); None for anything else, which
+    argparse reads. It answers as argparse does (a test compares them)."""
+    if len(argv) < 2 or argv[0] != "run" or argv[1].startswith("-") or "--" in argv:
+        return None  # (argparse drops a "--" from the script's arguments)
+    return {"command": "run", **RUN_DEFAULTS, "script": argv[1], "args": argv[2:]}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tfdebug`` console script; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    # `tfdebug lint` runs on every commit (pre-commit): its path reads plain options without
-    # argparse, and otherwise builds only its own parser
-    quick = quick_lint_args(argv)
+    # `tfdebug lint` runs on every commit (pre-commit), `tfdebug run` starts a program: their
+    # plain forms are read without argparse; otherwise lint builds only its own parser
+    quick = quick_lint_args(argv) or quick_run_args(argv)
     if quick is not None:
         import types
         args = types.SimpleNamespace(**quick)
