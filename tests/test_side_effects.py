@@ -924,35 +924,31 @@ def test_a_replaced_tensorflow_function_is_seen_after_forgetting(monkeypatch):
     assert tf.py_function in branches._call_time_wrappers()
 
 
-class _ResetOnce:
-    def __init__(self, first):
-        self.first = first
+class _Reset:
+    """A one-time reset on a Python flag (`step`), and one that sets the flag to True."""
+
+    def __init__(self, flag):
+        self.flag = flag
         self.total = tf.Variable(0.0)
 
     @tf.function
     def step(self, x):
-        if self.first:
+        if self.flag:
             self.total.assign(0.0)
-            self.first = False  # flag
+            self.flag = False  # flag
         return x + self.total
 
-
-class _ResetWhenAsked:
-    def __init__(self):
-        self.reset = False
-        self.total = tf.Variable(0.0)
-
     @tf.function
-    def step(self, x):
-        if self.reset:
+    def step_keeping(self, x):
+        if self.flag:
             self.total.assign(0.0)
-            self.reset = True  # not the value the flag holds after the trace
+            self.flag = True  # not the value the flag holds after the trace
         return x + self.total
 
 
 def test_a_branch_that_set_the_flag_it_tests_to_its_value_now_ran_while_tracing():
     # the guard reads `self.first` after the trace: False, set by the branch it tests; only a
     # trace runs this Python, so that branch ran while tracing and its store is reported
-    assert ("TFD303", line_of("flag")) in found(_ResetOnce(True).step, tf.constant(1.0))
+    assert ("TFD303", line_of("flag")) in found(_Reset(True).step, tf.constant(1.0))
     # near miss: the skipped branch assigns a value the flag does not hold now: not proven
-    assert found(_ResetWhenAsked().step, tf.constant(1.0)) == []
+    assert found(_Reset(False).step_keeping, tf.constant(1.0)) == []

@@ -500,24 +500,13 @@ def extract(exc: BaseException) -> Extracted:
     if "shape-index" in tags and _shape_indexes_known(exc, first):
         tags.discard("shape-index")  # every `x.shape[i]` there is known: not the None refused
     tags |= _function_tags(locations)
-    if "tensorflow" in sys.modules and first is not None and _scan_refused_state(exc, messages[0], first):
-        tags.add("scan-state")
-    if "tensorflow" in sys.modules and "Detected unsupported operations" in messages[0][:4096]:
-        from . import _tf
-        kinds = _tf.xla_refused_op_kinds(messages[0])
-        if kinds == {"python"} or kinds == {"string"}:
-            tags.add(f"xla-{next(iter(kinds))}-op")
-    if "tensorflow" in sys.modules and first is not None:
-        from ._operands import pipeline_py_function
-        if pipeline_py_function(exc, first) is not None:  # a dataset at the line lost its
-            tags.add("py-function")  # shape at a py_function of its pipeline
     if keras_call_tf_function(frames_by_exc.get(id(exc), ()), chain) is not None:
         tags.add("keras-call-tf-function")
     site, user_raised = _raise_site(chain, frames_by_exc)
     if first is not None and not user_raised:
         tags |= _frame_tags(exc, chain, messages, first)
     if "tensorflow" in sys.modules:
-        tags |= _state_tags(chain, messages, frames_by_exc, tags, user_raised)
+        tags |= _state_tags(chain, messages, frames_by_exc, tags, user_raised, first)
         if first is not None and _frozen_draw_at(chain, first, frames_by_exc):
             tags.add("frozen-draw")
         if "keras" in sys.modules and _keras_step_reset(frames_by_exc.get(id(exc), ())):
@@ -630,10 +619,12 @@ def _called_cond_builder(exc: BaseException) -> bool:
     return "tensorflow" in sys.modules and _tf.is_cond_builder(callee_at_raise(exc))
 
 
-def _state_tags(chain, messages, frames_by_exc, tags, user_raised: bool) -> set[str]:
+def _state_tags(chain, messages, frames_by_exc, tags, user_raised: bool, first) -> set[str]:
     """The tags read from TensorFlow's and AutoGraph's state (the frames' locals and callers,
-    the switches), not from the text: each a proof of what TensorFlow did."""
+    the switches, op definitions, a pipeline's graphs), not from the text: each a proof of
+    what TensorFlow did."""
     from . import _tf
+    from ._operands import pipeline_py_function
 
     out = _graph_tensor_at_run_time(chain, messages)
     if "tf.data" in tags and _tf.functions_run_eagerly():
@@ -655,6 +646,14 @@ def _state_tags(chain, messages, frames_by_exc, tags, user_raised: bool) -> set[
     if user_raised and any(frames_by_exc[id(e)] and _tf.raised_in_tensor_branch(frames_by_exc[id(e)][-1][0])
                            for e in chain):
         out.add("tensor-branch-raise")
+    if "Detected unsupported operations" in messages[0][:4096]:
+        kinds = _tf.xla_refused_op_kinds(messages[0])  # the ops XLA refused, by their definitions
+        if kinds == {"python"} or kinds == {"string"}:
+            out.add(f"xla-{next(iter(kinds))}-op")
+    if first is not None and _scan_refused_state(chain[0], messages[0], first):
+        out.add("scan-state")
+    if first is not None and pipeline_py_function(chain[0], first) is not None:
+        out.add("py-function")  # a dataset at the line lost its shape at a py_function
     return out
 
 

@@ -55,6 +55,7 @@ def _parser():
     run.add_argument("script", help="the Python script to run")
     script_args = run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
     script_args.required = False  # a missing SCRIPT is the only thing to report
+    run.set_defaults(**RUN_DEFAULTS)  # the quick reader's, so that the two agree
 
     sub.add_parser("doctor", help="show versions, devices, flags and which hooks work")
 

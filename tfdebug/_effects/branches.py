@@ -5,7 +5,7 @@ import ast
 import functools
 import sys
 
-from .._source import child_nodes, parameter_names
+from .._source import child_nodes, dotted_parts, parameter_names
 from .names import UNRESOLVED, Env, Scope, resolve
 
 
@@ -132,17 +132,8 @@ def _set_to_current(branch: list, test, env: Env) -> bool:
         return False
     return any(isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant)
                and type(stmt.value.value) is type(now) and stmt.value.value == now
-               and any(_chain_text(t) == _chain_text(test) for t in stmt.targets)
+               and any(dotted_parts(t) == dotted_parts(test) for t in stmt.targets)
                for stmt in branch)
-
-
-def _chain_text(node) -> str | None:
-    """``self.first`` for a name or attribute chain, whether read or assigned; else None."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else None
 
 
 def _python_truth(test, env: Env) -> bool | None:

@@ -15,6 +15,7 @@ unsupported-features checker, and at trace time from ``_fall_back_unconverted`` 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import threading
 import weakref
@@ -304,18 +305,14 @@ def _marked_in_data_function(frames, is_user) -> tuple[Decline, list] | None:
     return (decline, frames[index:]) if decline is not None else None
 
 
+@functools.lru_cache(maxsize=1)
 def _marker_code():
     """The code of ``do_not_convert``'s wrapper: one code object for every marked function."""
-    if not _MARKER:
-        try:
-            from tensorflow.python.autograph.impl import api
-            _MARKER.append(api.do_not_convert(_marker_code).__code__)
-        except Exception:  # noqa: BLE001 - no AutoGraph: nothing is marked
-            _MARKER.append(None)
-    return _MARKER[0]
-
-
-_MARKER: list = []
+    try:
+        from tensorflow.python.autograph.impl import api
+        return api.do_not_convert(lambda: None).__code__
+    except Exception:  # noqa: BLE001 - no AutoGraph: nothing is marked
+        return None
 
 
 def library_caller(chain, is_user) -> Decline | None:

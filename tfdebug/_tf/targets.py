@@ -285,6 +285,10 @@ def xla_refused_op_kinds(message: str) -> frozenset:
     ``tf.py_function``/``tf.numpy_function`` make, "string" for an op with a string input or
     output or asked for with a string type attribute, "other" for the rest (an op TensorFlow
     does not know: "other")."""
+    try:
+        from tensorflow.python.framework import op_def_registry
+    except ImportError:  # another layout: nothing known of any op
+        op_def_registry = None
     kinds = set()
     text = message[:1 << 16]
     found = list(_REFUSED_BY_XLA.finditer(text))
@@ -297,8 +301,7 @@ def xla_refused_op_kinds(message: str) -> frozenset:
             kinds.add("string")  # a kernel exists, not for strings: "Requested Attributes: T=DT_STRING"
             continue
         try:
-            from tensorflow.python.framework import op_def_registry
-            op_def = op_def_registry.get(name)
+            op_def = op_def_registry.get(name) if op_def_registry is not None else None
         except Exception:  # noqa: BLE001 - another layout: nothing known of the op
             op_def = None
         args = list(op_def.input_arg) + list(op_def.output_arg) if op_def is not None else []
