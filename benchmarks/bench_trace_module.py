@@ -106,6 +106,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=ROUNDS)
     parser.add_argument("--sizes", default="1,100,1000")
     parser.add_argument("--cpu", action="store_true", help="the tracing thread's CPU time")
+    parser.add_argument("--batch", type=int, default=BATCH,
+                        help="first traces per entry of the scopes, in the second figure")
     parser.add_argument("--collect", action="store_true",
                         help="a full garbage collection before each sample, both sides")
     args = parser.parse_args()
@@ -117,7 +119,7 @@ def main() -> None:
                       tfdebug.side_effect_guard(action="log"))
     try:
         for size in (int(s) for s in args.sizes.split(",")):
-            functions = modules(folder, size, 3 * (args.rounds + 1) * (1 + BATCH))
+            functions = modules(folder, size, 3 * (args.rounds + 1) * (1 + args.batch))
             plain = lambda: first_trace(functions, tuple, clock, args.collect)  # noqa: E731
             checked = lambda: first_trace(functions, checks, clock, args.collect)  # noqa: E731
             result = compare({"no scope": plain, "logger + guard": checked}, rounds=args.rounds)
@@ -125,10 +127,10 @@ def main() -> None:
                  f"{' (CPU time)' if args.cpu else ''}"
                  f"{', collected before each sample' if args.collect else ''}", result,
                  target=1.10, unit="ms")
-            plain = lambda: first_traces(functions, tuple, clock, args.collect)  # noqa: E731
-            checked = lambda: first_traces(functions, checks, clock, args.collect)  # noqa: E731
+            plain = lambda: first_traces(functions, tuple, clock, args.collect, args.batch)  # noqa: E731
+            checked = lambda: first_traces(functions, checks, clock, args.collect, args.batch)  # noqa: E731
             result = compare({"no scope": plain, "logger + guard": checked}, rounds=args.rounds)
-            show(f"  the same, scopes entered once for {BATCH} first traces (time per trace)",
+            show(f"  the same, scopes entered once for {args.batch} first traces (time per trace)",
                  result, target=1.10, unit="ms")
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -180,6 +180,25 @@ def test_a_loop_target_is_read_after_the_if_only_when_read_after_the_loop(after,
                  "        y = x\n" + after) == found
 
 
+@pytest.mark.parametrize("after, found", [
+    # a loop inside a later `if` rebinds it first (target-network updates in two `if`s)
+    ("    if tf.reduce_sum(x) < 9:\n        for z, y in pairs:\n            y.assign(z)\n"
+     "    return x\n", []),
+    ("    if tf.reduce_sum(x) < 9:\n        y = x + 1\n    else:\n        y = x - 1\n"
+     "    return y\n", []),
+    # a branch that leaves it alone, or reads it first: the `if`'s value may be read
+    ("    if tf.reduce_sum(x) < 9:\n        y = x + 1\n    return y\n", [(3, "TFD155")]),
+    ("    if tf.reduce_sum(x) < 9:\n        tf.print(y)\n        y = x\n    return x\n",
+     [(3, "TFD155")]),
+    ("    if tf.reduce_sum(x) < 9:\n        y.z = 1\n    return x\n", [(3, "TFD155")]),
+])
+def test_a_later_if_rebinds_the_name_only_when_every_path_binds_it_before_a_read(after, found):
+    assert codes("@tf.function\n"
+                 "def f(x, pairs):\n"
+                 "    if tf.reduce_sum(x) > 0:\n"
+                 "        y = x\n" + after) == found
+
+
 # --------------------------------------------------------------------------- confidence
 def test_every_finding_carries_its_confidence():
     found = lint.lint_source("class M(keras.Model):\n"

@@ -292,6 +292,30 @@ def test_a_package_that_demands_keras_2(tmp_path):
     assert [f.code for f in lint.lint_file(str(tmp_path / "new/sub/span.py"))] == ["TFD120"]
 
 
+@pytest.mark.parametrize("metadata, keras2", [
+    ({"setup.py": 'install_requires=["tensorflow>=2.6,<2.14", "tensorflow-text<2.17"]'}, True),
+    ({"requirements.txt": "numpy\ntensorflow-cpu==2.15.*  # pinned\n"}, True),
+    ({"pyproject.toml": 'dependencies = ["tensorflow ~= 2.13.0"]'}, True),
+    # Keras 3 is allowed, or nothing is said: judged for the TensorFlow tfdebug supports
+    ({"pyproject.toml": 'dependencies = ["tensorflow>=2.16"]'}, False),
+    ({"setup.py": 'install_requires=["tensorflow ~= 2.13", "tensorflow-text<2.14"]'}, False),
+    ({"setup.py": '"tensorflow<2.14; python_version<\'3.9\'", "tensorflow>=2.16"'}, False),
+    ({"setup.py": 'deps_list("tensorflow", "keras")'}, False),
+])
+def test_a_project_that_caps_tensorflow_before_keras_3(tmp_path, metadata, keras2):
+    # TensorFlow before 2.16 comes with Keras 2, which converts `call` with AutoGraph
+    (tmp_path / "src" / "pkg").mkdir(parents=True)
+    for name, text in metadata.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "src" / "pkg" / "__init__.py").write_text("")
+    for base, module in (("tf.keras.layers.Layer", "tf_span"), ("keras.layers.Layer", "span")):
+        imports = "import keras" if base.startswith("keras") else ""
+        (tmp_path / "src" / "pkg" / f"{module}.py").write_text(
+            KERAS2.replace("IMPORT", imports).replace("BASE", base))
+        found = [f.code for f in lint.lint_file(str(tmp_path / "src" / "pkg" / f"{module}.py"))]
+        assert found == ([] if keras2 else ["TFD120"]), (base, found)
+
+
 def test_dataset_parameters_may_be_tuples():
     source = """import tensorflow as tf
 

@@ -214,14 +214,46 @@ def _dropout_model():
     return keras.Sequential([keras.Input((3,)), keras.layers.Dense(2), keras.layers.Dropout(0.5)])
 
 
-def test_model_with_dropout_called_without_training_is_reported():
+def test_model_with_dropout_called_without_training_while_a_tape_records_is_reported():
     model = _dropout_model()
 
     @tf.function
     def step(x):
-        return model(x)  # E:training
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(model(x))  # E:training
+        return tape.gradient(loss, model.trainable_variables)
+
+    def forward(x):
+        return model(x)  # E:helper
+
+    @tf.function
+    def step_with_helper(x):
+        tape = tf.GradientTape()
+        with tape:
+            loss = tf.reduce_sum(forward(x))
+        return tape.gradient(loss, model.trainable_variables)
 
     assert found(step, tf.ones([2, 3])) == [("TFD320", line_of("E:training"))]
+    assert found(step_with_helper, tf.ones([2, 3])) == [("TFD320", line_of("E:helper"))]
+
+
+def test_model_called_without_training_where_no_tape_records_is_quiet():
+    # inference mode is what an evaluation step needs: nothing trains a different model
+    model = _dropout_model()
+
+    @tf.function
+    def evaluate(x):
+        return model(x)
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(model(x, training=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        return grads, model(x)  # after the tape: an inference read, as intended
+
+    assert found(evaluate, tf.ones([2, 3])) == []
+    assert found(step, tf.ones([2, 3])) == []
 
 
 def test_training_flag_passed_or_not_needed_is_quiet():

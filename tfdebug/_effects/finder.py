@@ -48,6 +48,8 @@ class _Finder:
     def __init__(self):
         self.effects: list[Effect] = []
         self.seen: set = set()
+        self.defs: list = []         # the def (or lambda) whose body is being walked, innermost last
+        self.tape_lines: dict = {}   # id(def) -> line spans of its ``with <GradientTape>`` blocks
 
     def add(self, kind, node, env: Env, detail, still_relevant=None):
         code = env.fn.__code__
@@ -57,13 +59,13 @@ class _Finder:
 
     # entry ---------------------------------------------------------------------------
 
-    def function(self, fn, instance=None, top=False, depth=0):
+    def function(self, fn, instance=None, top=False, depth=0, under_tape=False):
         fn = unwrap_library(fn)
         if isinstance(fn, types.MethodType):
             fn, instance = fn.__func__, fn.__self__
         if not is_user_function(fn) or depth > MAX_DEPTH:
             return
-        key = (fn.__code__, id(instance))
+        key = (fn.__code__, id(instance), under_tape)
         if key in self.seen:
             return
         self.seen.add(key)
@@ -73,7 +75,7 @@ class _Finder:
         scope = _analysed(node)[0]
         params = parameter_names(node)
         self_name = params[0] if instance is not None and params else None
-        env = Env(fn, self_name, instance, top, [scope])
+        env = Env(fn, self_name, instance, top, [scope], under_tape)
         in_layer_call = instance is not None and is_layer(instance) and fn.__name__ == "call"
         if instance is not None and fn.__name__ == "train_step" and is_layer(instance):
             # Keras runs a custom train_step per replica under the model's strategy
@@ -100,17 +102,34 @@ class _Finder:
         # only the nodes the walk acts on (assignments, calls, ``with``, ``if``, nested
         # functions), found once per def from its source and kept on its node
         stack = list(reversed(_analysed(node)[1]))
-        while stack:
-            child = stack.pop()
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                # nested functions (cond branches, loop bodies, helpers) run during the
-                # trace: search them with their own locals added
-                inner = Env(env.fn, env.self_name, env.instance, env.top,
-                             env.scopes + [_analysed(child)[0]])
-                self.body(child, inner, depth, in_layer_call)
-                continue
-            self.statement(child, env, depth, in_layer_call)
-            stack.extend(reversed(traced_children(child, env)))
+        self.defs.append(node)
+        try:
+            while stack:
+                child = stack.pop()
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                    # nested functions (cond branches, loop bodies, helpers) run during the
+                    # trace: search them with their own locals added
+                    inner = Env(env.fn, env.self_name, env.instance, env.top,
+                                env.scopes + [_analysed(child)[0]], env.under_tape)
+                    self.body(child, inner, depth, in_layer_call)
+                    continue
+                self.statement(child, env, depth, in_layer_call)
+                stack.extend(reversed(traced_children(child, env)))
+        finally:
+            self.defs.pop()
+
+    def records_gradients(self, node, env: Env) -> bool:
+        """Does ``node`` run while a GradientTape records: inside a ``with`` block of one in
+        the def being walked, or in a function called from inside one?"""
+        if env.under_tape:
+            return True
+        if not self.defs:
+            return False
+        owner = self.defs[-1]
+        spans = self.tape_lines.get(id(owner))
+        if spans is None:
+            spans = self.tape_lines[id(owner)] = _tape_spans(owner, env)
+        return any(first <= node.lineno <= last for first, last in spans)
 
     def statement(self, node, env, depth, in_layer_call):
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
@@ -327,7 +346,9 @@ class _Finder:
             self.replica_reduce(node, env)
         self.function_arguments(node, env, value, names, depth)
         if is_layer(value):
-            if not in_layer_call and not _passes_training(node):
+            # a model called without ``training=`` runs in inference mode: a bug only where
+            # gradients are recorded (a training step); an evaluation step is right as it is
+            if not in_layer_call and not _passes_training(node) and self.records_gradients(node, env):
                 sensitive = training_sensitive(value)
                 if sensitive:
                     self.add("training-flag", node, env,
@@ -337,17 +358,20 @@ class _Finder:
         if is_tf_function(value):
             return  # traced on its own: the trace hook sees it
         if isinstance(value, types.MethodType):
-            self.function(value.__func__, value.__self__, depth=depth + 1)
+            self.function(value.__func__, value.__self__, depth=depth + 1,
+                          under_tape=self.records_gradients(node, env))
         elif isinstance(value, types.FunctionType):
             owner = resolve(func.value, env) if isinstance(func, ast.Attribute) else None
             bound = owner if owner is not UNRESOLVED and owner is not None and not isinstance(
                 owner, (type, types.ModuleType)) else None
-            self.function(value, bound, depth=depth + 1)
+            self.function(value, bound, depth=depth + 1, under_tape=self.records_gradients(node, env))
         elif isinstance(value, (staticmethod, classmethod)):
-            self.function(value.__func__, None, depth=depth + 1)
+            self.function(value.__func__, None, depth=depth + 1,
+                          under_tape=self.records_gradients(node, env))
         elif not isinstance(value, type) and \
                 is_user_function(getattr(type(value), "__call__", None)):
-            self.function(type(value).__call__, value, depth=depth + 1)
+            self.function(type(value).__call__, value, depth=depth + 1,
+                          under_tape=self.records_gradients(node, env))
 
 
 def _python_iterator(value) -> bool:
@@ -390,6 +414,44 @@ def _analysed(node) -> tuple:
     if found is None:
         found = node._tfdebug_analysis = analyse(node)
     return found
+
+
+def _tape_spans(owner, env: Env) -> list[tuple[int, int]]:
+    """``(first, last)`` lines of each ``with`` block in ``owner``'s own body (not in its
+    nested defs) that enters a GradientTape: ``with tf.GradientTape() as tape:``, a tape
+    made earlier in the def (``tape = tf.GradientTape(); with tape:``) or one held in an
+    attribute or a global."""
+    made = {}  # local name -> the call that made it
+    blocks = []
+    stack = list(owner.body) if isinstance(owner.body, list) else [owner.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    made[target.id] = node.value
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            blocks.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return [(block.lineno, block.end_lineno or block.lineno) for block in blocks
+            if any(_is_tape(item.context_expr, env, made) for item in block.items)]
+
+
+def _is_tape(expr, env: Env, made: dict) -> bool:
+    if isinstance(expr, ast.Name) and expr.id in made and env.is_local(expr.id):
+        expr = made[expr.id]
+    if isinstance(expr, ast.Call):
+        value = resolve(expr.func, env)
+        return isinstance(value, type) and _is_tape_class(value)
+    value = resolve(expr, env)
+    return value is not UNRESOLVED and _is_tape_class(type(value))
+
+
+def _is_tape_class(cls: type) -> bool:
+    return any(k.__name__ == "GradientTape" and (k.__module__ or "").startswith("tensorflow.")
+               for k in cls.__mro__)
 
 
 def _replica_mean(value, env: Env, depth: int = 0):
@@ -538,7 +600,7 @@ def find(fn, instance=None, ran=()) -> list[Effect]:
 def reached(fn, instance=None) -> list[types.CodeType]:
     """The code of every user function ``find`` reads for ``fn``: itself (or the user code
     a library function runs) and what it calls, whether or not its source is readable."""
-    return [code for code, _ in _walk(fn, instance).seen]
+    return list(dict.fromkeys(code for code, *_ in _walk(fn, instance).seen))
 
 
 def _walk(fn, instance) -> _Finder:

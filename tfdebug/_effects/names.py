@@ -62,6 +62,7 @@ class Env:
     instance: Any                # the object it is bound to
     top: bool                    # the traced function itself (its params are captured)
     scopes: list                 # enclosing scopes inside the traced function, innermost last
+    under_tape: bool = False     # called from inside a ``with tf.GradientTape()`` block
     # resolve()'s answers for this walk of the function: a node is resolved by the checks of
     # its statement and again by the walk's choice of children (nothing runs in between)
     resolved: dict = dataclasses.field(default_factory=dict, repr=False, compare=False)

@@ -9,6 +9,7 @@ from collections import namedtuple
 from .._source import all_args, method_of, own_statements
 from .._vocab import KERAS_TRACED_METHODS, PY_FUNCTIONS
 from .apis import _DATASET_FN_METHODS, _dtype_literal
+from . import project
 from .checks import creation
 from .facts import (Context, _keras_class_kind, _Module, _resolve_fn, instances_of,
                     statement_binds)
@@ -178,10 +179,13 @@ _legacy_packages: dict[str, bool] = {}
 def _keras2_roots(mod: _Module) -> set[str]:
     """Names that spell Keras 2 here: imported from ``tf_keras`` (or TF's own old copy), and
     ``tf`` itself when the module or its package opts into Keras 2 (``TF_USE_LEGACY_KERAS``,
-    which makes ``tf.keras`` Keras 2)."""
+    which makes ``tf.keras`` Keras 2); ``tf`` and ``keras`` when the project allows only
+    TensorFlow before 2.16, which comes with Keras 2."""
     modules = _KERAS2_MODULES
     if any(_LEGACY_FLAG in line for line in mod.lines) or _package_wants_keras2(mod.path):
         modules += ("tensorflow",)
+    if project.caps_keras3_out(mod.path):
+        modules += ("tensorflow", "keras")
     roots = set()
     for stmt in own_statements(mod.tree.body):
         if isinstance(stmt, ast.Import):

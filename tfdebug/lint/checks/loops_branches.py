@@ -98,27 +98,55 @@ def _rebound_before_read(func, node, name) -> bool:
             if isinstance(block, list):
                 for i, stmt in enumerate(block):
                     parents[id(stmt)] = (outer, block, i)
-    skipped = False
+    loop_bound = []  # the ``for`` loops that bind it as their target before any read
     while id(node) in parents:
         outer, block, i = parents[id(node)]
-        for stmt in block[i + 1:]:
-            if not mentions_name(stmt, {name}):
-                continue
-            if isinstance(stmt, (ast.For, ast.AsyncFor)) and name in _target_names(
-                    stmt.target) and not mentions_name(stmt.iter, {name}) and not any(
-                    mentions_name(s, {name}) for s in stmt.orelse):
-                # the loop binds it as its target before its body reads it; only a read
-                # after the loop (which may run zero times) reads the branch's value
-                skipped = True
-                continue
-            return isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None \
-                and not mentions_name(stmt.value, {name})
+        found = _first_use(block[i + 1:], name, loop_bound)
+        if found is not None:
+            return found == _WRITE
         if isinstance(outer, (ast.For, ast.AsyncFor, ast.While)):
             return False
         if outer is func:
-            return skipped  # read nowhere but in loops that rebind it first
+            return True  # no path after the ``if`` reads it before binding it anew
         node = outer
-    return skipped
+    return True
+
+
+_READ, _WRITE = "read", "write"
+
+
+def _first_use(block, name, loop_bound: list) -> str | None:
+    """``_READ`` or ``_WRITE``: what happens to ``name`` first on every path through
+    ``block``; None when some path leaves it untouched (the statements after decide)."""
+    for stmt in block:
+        if not mentions_name(stmt, {name}):
+            continue
+        found = _use(stmt, name, loop_bound)
+        if found is not None:
+            return found
+    return None
+
+
+def _use(stmt, name, loop_bound: list) -> str | None:
+    if isinstance(stmt, (ast.For, ast.AsyncFor)) and name in _target_names(stmt.target) and \
+            not mentions_name(stmt.iter, {name}) and not any(
+                mentions_name(s, {name}) for s in stmt.orelse):
+        # the loop binds it as its target before its body reads it; only a read after the
+        # loop (which may run zero times) reads the branch's value
+        loop_bound.append(stmt)
+        return None
+    if isinstance(stmt, ast.If) and not mentions_name(stmt.test, {name}):
+        # both branches bind it first, or one reads it; a branch that leaves it alone
+        # hands the question to the statements after the ``if``
+        uses = {_first_use(stmt.body, name, loop_bound), _first_use(stmt.orelse, name, loop_bound)}
+        return _READ if _READ in uses else _WRITE if uses == {_WRITE} else None
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None \
+            and not mentions_name(stmt.value, {name}):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        plain = all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Starred, ast.Store))
+                    for t in targets for n in ast.walk(t))
+        return _WRITE if plain else _READ
+    return _READ
 
 
 def _target_names(target) -> set[str]:
