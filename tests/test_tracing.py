@@ -159,3 +159,53 @@ def test_a_library_module_imported_anew_moves_the_library_folders(monkeypatch, t
     assert not _frames.is_user_file(user_file)
     monkeypatch.undo()
     assert _frames.is_user_file(user_file)
+
+
+class _Stepper:
+    def step(self, x):
+        return x * 2.0
+
+
+@tf.function
+def _run_steps(step_fn, dataset):
+    total = tf.constant(0.0)
+    for x in dataset:  # AutoGraph makes this loop a tf.data function: a library-made trace
+        total += step_fn(x)
+    return total
+
+
+def test_observing_keeps_no_argument_alive_so_tensorflow_traces_as_it_would():
+    # TensorFlow matches an argument that is still alive to the trace made for it (a bound
+    # method equals the next one made from the same object): anything tfdebug held after
+    # the call, even garbage waiting for the collector, would stop these retraces
+    import gc
+    import weakref
+
+    import tfdebug
+
+    dataset = tf.data.Dataset.range(3).map(lambda i: tf.cast(i, tf.float32))
+    stepper = _Stepper()
+
+    def traces(*scopes):
+        before = _run_steps.experimental_get_tracing_count()
+        alive = []
+        for scope in scopes:
+            scope.__enter__()
+        gc.disable()
+        try:
+            for _ in range(3):
+                step = stepper.step  # a new bound method each time
+                _run_steps(step, dataset)
+                alive.append(weakref.ref(step))
+                del step
+        finally:
+            gc.enable()
+            for scope in reversed(scopes):
+                scope.__exit__(None, None, None)
+        return _run_steps.experimental_get_tracing_count() - before, sum(r() is not None for r in alive)
+
+    plain = traces()
+    observed = traces(tfdebug.trace_logger(warn_after=None),
+                      tfdebug.side_effect_guard(action="log", follow_calls=True))
+    assert plain == (3, 0)
+    assert observed == plain

@@ -153,25 +153,38 @@ def is_array(value) -> bool:
 
 def closure_values(fn, depth: int = 3) -> list:
     """Values captured by library wrappers (Keras' train function -> the model), searched
-    through nested closures and bound methods."""
+    through nested closures and bound methods.
+
+    A loop over a stack, not a recursive inner function: that function would hold itself in
+    its closure, a reference cycle keeping the values found (the user's arguments among
+    them) alive until the collector runs, and TensorFlow matches an argument that is still
+    alive to an earlier trace (a bound method passed anew each call would stop retracing).
+    """
     values, seen = [], set()
-
-    def visit(f, level):
-        if isinstance(f, types.MethodType):
-            values.append(f.__self__)
-            f = f.__func__
-        for cell in getattr(f, "__closure__", None) or ():
-            try:
-                value = cell.cell_contents
-            except ValueError:
-                continue
-            if id(value) in seen:
-                continue
-            seen.add(id(value))
-            values.append(value)
-            if level < depth and callable(value) and not is_user_function(value) and \
-                    (isinstance(value, (types.FunctionType, types.MethodType))):
-                visit(value, level + 1)
-
-    visit(fn, 0)
+    stack = [(_cells(fn, values), 0)]  # depth first, each value before what it captures
+    while stack:
+        cells, level = stack[-1]
+        cell = next(cells, None)
+        if cell is None:
+            stack.pop()
+            continue
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            continue
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        values.append(value)
+        if level < depth and callable(value) and not is_user_function(value) and \
+                (isinstance(value, (types.FunctionType, types.MethodType))):
+            stack.append((_cells(value, values), level + 1))
     return values
+
+
+def _cells(f, values: list):
+    """The closure cells of ``f``; a bound method adds its instance to ``values`` first."""
+    if isinstance(f, types.MethodType):
+        values.append(f.__self__)
+        f = f.__func__
+    return iter(getattr(f, "__closure__", None) or ())
