@@ -45,9 +45,18 @@ def caps_keras3_out(path: str | None) -> bool:
 
 def _project_folder(path: str | None) -> str | None:
     """The nearest folder above ``path`` with packaging metadata, None when there is none."""
-    if not path or path.startswith("<"):
-        return None
-    folder = os.path.dirname(os.path.abspath(path))
+    if not path or path.startswith("<") or not os.path.isfile(path):
+        return None  # source given as text has no project
+    start = os.path.dirname(os.path.abspath(path))
+    if start not in _projects:  # asked once per folder, not per file linted
+        _projects[start] = _find_project(start)
+    return _projects[start]
+
+
+_projects: dict[str, str | None] = {}  # a linted file's folder -> its project folder
+
+
+def _find_project(folder: str) -> str | None:
     for _ in range(_MAX_LEVELS):
         if folder in _answers or any(os.path.isfile(os.path.join(folder, name))
                                      for name in _METADATA) or glob.glob(
