@@ -17,7 +17,7 @@ import tensorflow as tf
 from conftest import ROOT, end_to_end_cases, line_of, raised_by
 
 import tfdebug
-from tfdebug import lint
+from tfdebug import _tf, lint
 diagnose_module = importlib.import_module("tfdebug.diagnosis")
 diagnose = diagnose_module.diagnose
 GRAPH_CASES = sorted(os.path.join(ROOT, "tests", "cases_graph", f)
@@ -1400,6 +1400,60 @@ def test_the_same_refusal_in_the_users_or_tensorflows_code_is_not_keras_misuse(b
     assert "keras-static-argument" not in diagnose_module.extract(exc).tags
     d = diagnose(exc)
     assert d is not None and d.category != "keras-misuse", d
+
+
+# -- a Keras model's own loop called while a trace runs the caller ---------------------------------
+
+def _two_models():
+    import keras
+
+    def net():
+        return keras.Sequential([keras.Input((4,)), keras.layers.Dense(2)])
+
+    class Distiller(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.student, self.teacher = net(), net()
+
+        def call(self, x):
+            return self.student(x)
+
+        def train_step(self, data):
+            x, _ = data
+            soft = self.teacher.predict(x, verbose=0)  # <- predict in a traced step
+            return {"soft": tf.reduce_mean(soft)}
+
+    return Distiller, net
+
+
+def test_a_keras_loop_called_while_a_trace_runs_it_is_keras_misuse_whatever_it_raised():
+    # Keras' `predict` inside the step `fit` traces refuses the replica context `fit` runs
+    # the step in ("Method requires being in cross-replica context"): a tf.distribute message,
+    # but the cause is calling Keras' own loop there
+    distiller_class, _ = _two_models()
+    distiller = distiller_class()
+    distiller.compile(optimizer="sgd")
+    assert _tf.record_hidden_frames()
+    try:
+        exc = raised_by(distiller.fit, np.ones((4, 4), "float32"), np.zeros((4,)), 1, 1, 0)
+        assert "keras-loop-in-trace" in diagnose_module.extract(exc).tags
+        d = diagnose(exc)
+    finally:
+        _tf.stop_recording_hidden_frames()
+    assert d is not None and d.recipe is not None and d.recipe.id == "TFD167" \
+        and d.category == "keras-misuse", d
+    assert d.line == _line(distiller_class.train_step, "<- predict in a traced step")
+
+
+def test_a_keras_loop_that_fails_when_called_eagerly_is_no_keras_misuse():
+    _, net = _two_models()
+    assert _tf.record_hidden_frames()
+    try:
+        exc = raised_by(net().predict, np.ones((2, 5), "float32"))  # the wrong width
+        tags = diagnose_module.extract(exc).tags
+    finally:
+        _tf.stop_recording_hidden_frames()
+    assert "keras-loop-in-trace" not in tags
 
 
 # -- next(iterator, default) in a tf.function: AutoGraph leaves `next` to Python -----------------

@@ -511,12 +511,31 @@ def extract(exc: BaseException) -> Extracted:
             tags.add("frozen-draw")
         if "keras" in sys.modules and _keras_step_reset(frames_by_exc.get(id(exc), ())):
             tags.add("keras-step-reset")
+        if first is not None and _keras_loop_while_tracing(chain, frames_by_exc, first):
+            tags.add("keras-loop-in-trace")
         if not user_raised:
             tags |= _callee_tags(exc, chain, messages, frames_by_exc, tags, first)
     return Extracted(chain=chain, class_names=tuple(class_names_of(e) for e in chain),
                      messages=messages, locations=locations, tags=frozenset(tags),
                      raise_site=site, user_raised=user_raised,
                      graph=_library_involved(chain, frames_by_exc))
+
+
+def _keras_loop_while_tracing(chain, frames_by_exc, first: Location) -> bool:
+    """The user's failing line called a Keras model's own loop (``model.predict(x)`` in a
+    ``train_step``) while a trace ran it: whatever the loop's code then refused, the cause is
+    the call (read from the frames under and above the user's, TensorFlow's and Keras')."""
+    if "keras" not in sys.modules and "tf_keras" not in sys.modules:
+        return False
+    from . import _tf
+
+    for exc in chain:
+        frames = frames_by_exc.get(id(exc)) or ()
+        at = [i for i, (frame, line) in enumerate(frames)
+              if line == first.line and frame.f_code.co_filename == first.file]
+        if at and _tf.loop_called_while_tracing(frames, at[-1]) is not None:
+            return True
+    return False
 
 
 # The Python error line that ends a traceback: ``TypeError: ...``, ``module.Error: ...``.

@@ -187,11 +187,13 @@ def _choose(extracted: Extracted):
 
 
 # Facts read from the user's and TensorFlow's frames that prove the cause's category, whose
-# recipe names no message family (it answers whatever the refusing code said): it replaces a
-# recipe of another category chosen by the text alone (a per-replica batch given to a Keras
-# layer is not a wrong positional argument); one of the same category keeps its own words.
+# recipe answers whatever the refusing code said: it replaces a recipe of another category
+# chosen by the text alone (a per-replica batch given to a Keras layer is not a wrong
+# positional argument; Keras' `predict` refusing a replica context inside a traced
+# `train_step` is the call to `predict`); one of the same category keeps its own words.
 # (A proving recipe with a message family, like TFD186's, already ranks first by its tag.)
-_PROVEN = {"per-replica-value": "TFD609", "keras-static-argument": "TFD187"}
+_PROVEN = {"per-replica-value": "TFD609", "keras-static-argument": "TFD187",
+           "keras-loop-in-trace": "TFD167"}
 
 
 def _proven_by_state(extracted: Extracted, chosen):

@@ -51,6 +51,7 @@ TAGS = (
     "loop-carried",            # ... updates, inside a loop, a variable set before the loop
     "keras-constructor",       # ... constructs (or calls a local just made by) a Keras layer
     "keras-loop",              # ... calls Keras' fit/evaluate/predict/*_on_batch
+    "keras-loop-in-trace",     # ... called a Keras model's own loop, which failed, while a trace ran it
     "append-in-loop",          # the offending function appends to a list inside a loop
     "set-seed",                # the offending function calls tf.random.set_seed
     "py-function",             # the user's code calls tf.py_function / tf.numpy_function

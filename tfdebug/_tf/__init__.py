@@ -21,12 +21,13 @@ from .formatting import (add_tensor_format_hook, is_per_replica, is_symbolic, pe
                          symbolic_tensor_repr, symbolic_tensor_text, symbolic_tensor_type_names,
                          tensor_format_hooked)
 from .keras_state import (RATE_READERS, changed_flags, logs_averaged_across_replicas, loop_callbacks,
+                          loop_called_while_tracing,
                           model_strategy, ran_since, rate_callable, reset_step_function, run_marker,
                           step_owner, train_function_traced, trainable_flags, trained_model,
                           unwatch_trainable, watch_trainable)
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
 from .locations import (called_tf_functions, failed_function_call, graph_error_locations, handle_refused_by_invariant,
-                        is_cond_builder, iterator_next_past_end, leaked_argument, leaked_graph_tensor,
+                        inside_trace, is_cond_builder, iterator_next_past_end, leaked_argument, leaked_graph_tensor,
                         raised_running_graph, refuses_only_graph_tensors,
                         op_creation_stack, refused_argument, refused_return_value, refused_tensor_origin,
                         registered_py_function,

@@ -279,6 +279,33 @@ def reset_step_function(frames):
     return None
 
 
+def loop_called_while_tracing(frames, user_index: int):
+    """The Keras model whose own loop (``fit``/``evaluate``/``predict``/``*_on_batch``) the
+    user's frame ``frames[user_index]`` called, while that frame ran inside a trace (a
+    tf.function's, or the step function Keras traces): the first Keras frame under the user's,
+    past Keras' traceback filter, is a loop method of a Keras model, and a frame above it is
+    TensorFlow's trace entry. Else None. A loop called eagerly that fails is not this."""
+    from .._vocab import KERAS_LOOPS
+    from .locations import inside_trace
+
+    for frame, _ in frames[user_index + 1:]:
+        module = str(frame.f_globals.get("__name__", ""))
+        if not module.startswith(("keras.", "tf_keras.")):
+            continue
+        if module.endswith(".traceback_utils"):
+            continue  # Keras' re-raising wrapper around every public method
+        model = frame.f_locals.get("self")
+        if frame.f_code.co_name not in KERAS_LOOPS or not _is_keras_model(model):
+            return None
+        return model if inside_trace(frames[:user_index]) else None
+    return None
+
+
+def _is_keras_model(value) -> bool:
+    classes = [_keras_attr(name, "Model") for name in ("keras.src.models.model", "tf_keras.src.engine.training")]
+    return any(cls is not None and isinstance(value, cls) for cls in classes)
+
+
 def loop_callbacks(loop_frame) -> list:
     """The callback objects a Keras loop's frame holds (its ``CallbackList``'s items)."""
     held = loop_frame.f_locals.get("callbacks")

@@ -300,6 +300,12 @@ _TRACE_ENTRIES = frozenset({("framework/func_graph.py", "func_graph_from_py_func
                             ("polymorphic_function/tracing_compilation.py", "_create_concrete_function")})
 
 
+def inside_trace(frames) -> bool:
+    """Does one of ``frames`` start a trace (TensorFlow's tracing of a Python function)?"""
+    return any((_file_tail(frame.f_code.co_filename), frame.f_code.co_name) in _TRACE_ENTRIES
+               for frame, _ in frames)
+
+
 def unlifted_variable_origins(chain) -> list[tuple[str, int, str]]:
     """Where the initial values of the variables a tf.function's first call could not lift
     were computed: (file, line, function), innermost first, the first variable's first.
