@@ -1402,6 +1402,30 @@ def test_the_same_refusal_in_the_users_or_tensorflows_code_is_not_keras_misuse(b
     assert d is not None and d.category != "keras-misuse", d
 
 
+# -- a Keras Variable asked for its truth value ------------------------------------------------------
+
+def test_a_keras_variable_refusing_to_be_a_bool_is_tensor_as_bool():
+    import keras
+
+    class Biased(keras.layers.Layer):
+        def build(self, shape):
+            self.bias = self.add_weight(shape=(shape[-1],), initializer="ones")
+
+        def call(self, x):
+            if self.bias:  # <- truth of a Keras Variable
+                x = x + self.bias
+            return x
+
+    layer = Biased()
+    assert _tf.record_hidden_frames()
+    try:
+        d = diagnose(raised_by(tf.function(lambda x: layer(x)), tf.ones([2, 3])))
+    finally:
+        _tf.stop_recording_hidden_frames()
+    assert d is not None and d.category == "tensor-as-bool", d
+    assert d.line == _line(Biased.call, "<- truth of a Keras Variable")
+
+
 # -- a Keras model's own loop called while a trace runs the caller ---------------------------------
 
 def _two_models():

@@ -47,6 +47,8 @@ _RAISE_SITES = (
     ("tensorflow/python/data/ops/", r"__init__$", "data-pipeline"),
     ("tensorflow/python/distribute/", r".", "distribute"),
     ("keras/src/backend/common/keras_tensor.py", r".", "keras-misuse"),
+    # a Keras Variable refuses to be a Python bool (``if self.bias:``), traced or not
+    ("keras/src/backend/common/variables.py", r"__bool__$", "tensor-as-bool"),
 )
 # A site with an entry pattern (a 4th field) counts only when the user called that API
 # itself: tf.map_fn and tf.scan build a while_loop, and their own mistakes are not a loop the

@@ -14,6 +14,7 @@ import logging
 import os
 import threading
 import warnings
+import weakref
 
 from . import _effects, _frames, _tf, recipebook, report, tracing
 from ._effects import running
@@ -39,6 +40,7 @@ RECIPES = {
     "replica-mean": "TFD321",
     "replica-rescaled": "TFD322",
     "iterator": "TFD312",
+    "replayed-random": "TFD324",
 }
 # A trace-time effect in a tf.data function while run_functions_eagerly(True) is on: the
 # cause is tf.data tracing it regardless (the effect is named in the message).
@@ -121,6 +123,7 @@ class side_effect_guard(Scope):
         except BaseException:
             _tf.remove_tensor_format_hook(state.on_format)
             raise
+        state.iterations = _tf.watch_iterations(state.on_iteration)  # pipelines iterated again
         state.declines = _tf.record_declines()  # for the explainer: AutoGraph's reasons
         state.hidden_frames = _tf.record_hidden_frames()  # ... and TensorFlow's raise sites
         return state
@@ -128,6 +131,7 @@ class side_effect_guard(Scope):
     def _exit(self, state, exc) -> None:
         run_all(lambda: tracing.unsubscribe(state.on_trace),
                 lambda: _tf.remove_tensor_format_hook(state.on_format),
+                lambda: state.iterations and _tf.unwatch_iterations(state.on_iteration),
                 lambda: state.declines and _tf.stop_recording_declines(),
                 lambda: state.hidden_frames and _tf.stop_recording_hidden_frames())
 
@@ -186,7 +190,34 @@ class _State:
         self.guard = guard
         self.seen: set = set()
         self.local = threading.local()
-        self.declines = False
+        self.declines = self.iterations = False
+        self.iterated = weakref.WeakKeyDictionary()  # dataset -> {(file, line): iterators made}
+
+    def on_iteration(self, dataset, where):
+        """An eager iterator of ``dataset`` is being made at ``where`` (file, line): when the
+        same line makes one a second time (a loop passing over the dataset again), the seeded
+        random ops of its pipeline start their streams again (TFD324)."""
+        __tracebackhide__ = True  # raises SideEffectError into the user's loop
+        if self._stack():
+            return  # iterated inside a trace: a graph's loop, not a new pass in Python
+        try:
+            counts = self.iterated.setdefault(dataset, {})
+        except TypeError:  # not weakly referable: never followed
+            return
+        counts[where] = counts.get(where, 0) + 1
+        if counts[where] != 2 or any(n >= 2 for at, n in counts.items() if at != where):
+            return  # reported once per dataset, when a line first passes over it again
+        effects = []
+        for op in _tf.replayed_random_ops(dataset):
+            site = _tf.user_creation_site(op, _frames.is_user_file)
+            if site is not None:
+                effects.append(_effects.Effect(
+                    "replayed-random", site[0], site[1], site[2],
+                    f"`{_frames.source_line(site[0], site[1])}` ({op.type}, seeds "
+                    f"{op.get_attr('seed')}/{op.get_attr('seed2')}) replays its numbers in "
+                    "every new pass over the dataset"))
+        if effects:
+            self.guard._report(effects, self.seen)
 
     def _stack(self) -> list:
         stack = getattr(self.local, "stack", None)
