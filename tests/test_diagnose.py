@@ -333,3 +333,28 @@ def test_static_shape_binding_is_the_shape_read_not_tf_shape():
     assert binding is not None and binding.lineno == 2
     only_dynamic = [n for n in nodes if not (isinstance(n, ast.Name) and n.id == "reps")]
     assert static_shape_binding(function, only_dynamic, 4) is None
+
+
+def _computed_dtypes_differ(x):
+    if tf.reduce_sum(x) > 0:  # <- the if
+        y = tf.cast(x, tf.int64)
+    else:
+        y = tf.cast(x, tf.int32)
+    return y
+
+
+def _literal_in_one_branch(x):
+    if tf.reduce_sum(x) > 0:
+        y = tf.reduce_sum(x)
+    else:
+        y = 0  # <- the literal
+    return y
+
+
+@pytest.mark.parametrize("fn, marker", [(_computed_dtypes_differ, "<- the if"),
+                                        (_literal_in_one_branch, "<- the literal")])
+def test_branches_of_different_dtypes_blame_a_literal_or_else_the_if(fn, marker):
+    # two computed values prove neither branch wrong: TensorFlow's `if` line names both
+    d = diagnose_fn(raised_by(tf.function(fn), tf.constant([1.0])))
+    assert d is not None and d.recipe.id == "TFD157", d
+    assert d.line == _line_of(fn, marker)

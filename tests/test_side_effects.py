@@ -908,6 +908,46 @@ def _replica_mean(w, x):
     return tape.gradient(loss, [w])
 
 
+RETURNED_AVERAGE = """\
+import numpy as np
+import tensorflow as tf
+
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+with strategy.scope():
+    w = tf.Variable(2.0)
+
+
+def step(x):
+    return tf.nn.compute_average_loss(tf.square(w * x), global_batch_size=8)
+
+
+@tf.function
+def mean_of_shares(x):
+    return strategy.reduce(tf.distribute.ReduceOp.MEAN, strategy.run(step, args=(x,)), axis=None)
+
+
+@tf.function
+def sum_of_shares(x):
+    return strategy.reduce(tf.distribute.ReduceOp.SUM, strategy.run(step, args=(x,)), axis=None)
+
+
+data = strategy.experimental_distribute_dataset(tf.data.Dataset.from_tensors(tf.ones([8])))
+for x in data:
+    print("mean", float(mean_of_shares(x)))
+    print("sum", float(sum_of_shares(x)))
+"""
+
+
+def test_a_step_returning_its_share_of_the_global_mean_is_reported_when_averaged(tmp_path, forked_python):
+    """`return tf.nn.compute_average_loss(...)` is each replica's share of the global mean:
+    averaging the shares over 2 replicas halves it (the true mean is 4.0); summing is right."""
+    diagnostics, printed = _run_replica_script(tmp_path, forked_python, RETURNED_AVERAGE)
+    assert [(d["recipe"], d["line"]) for d in diagnostics] == [("TFD322", 17)]
+    assert printed == {"mean": pytest.approx(2.0), "sum": pytest.approx(4.0)}
+
+
 def test_one_replica_makes_no_claim():
     strategy = tf.distribute.OneDeviceStrategy("/cpu:0")
     with strategy.scope():

@@ -733,10 +733,13 @@ def _assignment_line(tree, statement, name: str, where: str, branch, side) -> in
     hits = _assignments(bodies.get(side, []), name)
     if branch == "main-dtype":
         # the dtypes differ: a Python literal takes the dtype TensorFlow converts it to (an
-        # int becomes int32), the other branch's is the computed one, so the literal is wrong
+        # int becomes int32), the other branch's is the computed one, so the literal is wrong.
+        # Two computed values prove neither side wrong: TensorFlow's `if` line names both.
         other = _assignments(statement.orelse, name)
-        if other and _literal(other[-1]) and not (hits and _literal(hits[-1])):
-            hits = other
+        main_literal, else_literal = bool(hits) and _literal(hits[-1]), bool(other) and _literal(other[-1])
+        if main_literal == else_literal:
+            return None
+        hits = other if else_literal else hits
     if branch == "same":
         hits = [n for n in hits if isinstance(getattr(n, "value", None), ast.Constant) and n.value.value is None] or hits
     return hits[-1].lineno if hits else None

@@ -244,7 +244,8 @@ class _Finder:
                 return
             step_env = Env(step, None, None, False, [_analysed(inner)[0]])
             scaled = _global_batch_losses(inner, step_env)
-            if not any(isinstance(r.value, ast.Name) and r.value.id in scaled for r in _own_returns(inner)):
+            if not any((isinstance(r.value, ast.Name) and r.value.id in scaled)
+                       or _average_loss_call(r.value, step_env) for r in _own_returns(inner)):
                 return
         self.add("replica-rescaled", node, env, f"`{_text(node)}` averages losses already divided by "
                  f"the global batch over {_replicas(strategy)} replicas")
@@ -482,9 +483,14 @@ def _global_batch_losses(node, env: Env) -> set[str]:
     per-example losses summed and divided by the global batch size."""
     return {stmt.targets[0].id for stmt in ast.walk(node)
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)
-            and any(n.startswith("tensorflow.") and n.endswith("nn.compute_average_loss")
-                    for n in qualified_names(stmt.value.func, env, resolve(stmt.value.func, env)))}
+            and isinstance(stmt.targets[0], ast.Name) and _average_loss_call(stmt.value, env)}
+
+
+def _average_loss_call(value, env: Env) -> bool:
+    """``value`` is a call of ``tf.nn.compute_average_loss``."""
+    return isinstance(value, ast.Call) and any(
+        n.startswith("tensorflow.") and n.endswith("nn.compute_average_loss")
+        for n in qualified_names(value.func, env, resolve(value.func, env)))
 
 
 def _own_returns(node) -> list[ast.Return]:
