@@ -908,15 +908,7 @@ def _replica_mean(w, x):
     return tape.gradient(loss, [w])
 
 
-RETURNED_AVERAGE = """\
-import numpy as np
-import tensorflow as tf
-
-cpu = tf.config.list_physical_devices("CPU")[0]
-tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
-with strategy.scope():
-    w = tf.Variable(2.0)
+RETURNED_AVERAGE = TWO_REPLICAS + """\
 
 
 def step(x):
@@ -942,10 +934,12 @@ for x in data:
 
 def test_a_step_returning_its_share_of_the_global_mean_is_reported_when_averaged(tmp_path, forked_python):
     """`return tf.nn.compute_average_loss(...)` is each replica's share of the global mean:
-    averaging the shares over 2 replicas halves it (the true mean is 4.0); summing is right."""
+    averaging the shares over 2 replicas halves it (the true mean is 1.0); summing is right."""
     diagnostics, printed = _run_replica_script(tmp_path, forked_python, RETURNED_AVERAGE)
-    assert [(d["recipe"], d["line"]) for d in diagnostics] == [("TFD322", 17)]
-    assert printed == {"mean": pytest.approx(2.0), "sum": pytest.approx(4.0)}
+    assert [(d["recipe"], d["code"]) for d in diagnostics] == [
+        ("TFD322", "return strategy.reduce(tf.distribute.ReduceOp.MEAN, strategy.run(step, "
+                   "args=(x,)), axis=None)")]
+    assert printed == {"mean": pytest.approx(0.5), "sum": pytest.approx(1.0)}
 
 
 def test_one_replica_makes_no_claim():
