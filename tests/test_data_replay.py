@@ -66,6 +66,9 @@ def test_passes_that_draw_anew_or_look_once_are_quiet(seeded):
         next(iter(peeked))  # a look at one element, then one pass
         list(peeked)
         list(_noisy().repeat(2))  # one pass over a repeated pipeline: the stream runs on
+        cached = _noisy().cache()
+        for _ in range(2):
+            list(cached)  # a cache replays what it holds, seeded or not: not this finding
 
     assert _replays(unseeded_and_generator_and_peek_and_repeat) == []
 

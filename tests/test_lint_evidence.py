@@ -172,15 +172,6 @@ def test_a_stale_global_is_proven_by_a_loop_that_also_calls_the_function():
 @pytest.mark.parametrize("after, found", [
     ("    for y in range(3):\n        tf.print(y)\n    return x\n", []),
     ("    for y in range(3):\n        tf.print(y)\n    return y\n", [(3, "TFD155")]),
-])
-def test_a_loop_target_is_read_after_the_if_only_when_read_after_the_loop(after, found):
-    assert codes("@tf.function\n"
-                 "def f(x):\n"
-                 "    if tf.reduce_sum(x) > 0:\n"
-                 "        y = x\n" + after) == found
-
-
-@pytest.mark.parametrize("after, found", [
     # a loop inside a later `if` rebinds it first (target-network updates in two `if`s)
     ("    if tf.reduce_sum(x) < 9:\n        for z, y in pairs:\n            y.assign(z)\n"
      "    return x\n", []),
@@ -192,7 +183,10 @@ def test_a_loop_target_is_read_after_the_if_only_when_read_after_the_loop(after,
      [(3, "TFD155")]),
     ("    if tf.reduce_sum(x) < 9:\n        y.z = 1\n    return x\n", [(3, "TFD155")]),
 ])
-def test_a_later_if_rebinds_the_name_only_when_every_path_binds_it_before_a_read(after, found):
+def test_a_name_set_in_one_branch_is_an_output_only_if_a_later_path_reads_it_first(after, found):
+    """A loop target or a later `if` that binds the name on every path before reading it
+    makes the first `if`'s value unread; a read after the loop, or on a path that leaves the
+    name alone, reads it."""
     assert codes("@tf.function\n"
                  "def f(x, pairs):\n"
                  "    if tf.reduce_sum(x) > 0:\n"

@@ -191,7 +191,7 @@ class _State:
         self.seen: set = set()
         self.local = threading.local()
         self.declines = self.iterations = False
-        self.iterated = weakref.WeakKeyDictionary()  # dataset -> {(file, line): iterators made}
+        self.iterated = weakref.WeakKeyDictionary()  # dataset -> lines that made an iterator
 
     def on_iteration(self, dataset, where):
         """An eager iterator of ``dataset`` is being made at ``where`` (file, line): when the
@@ -201,15 +201,18 @@ class _State:
         if self._stack():
             return  # iterated inside a trace: a graph's loop, not a new pass in Python
         try:
-            counts = self.iterated.setdefault(dataset, {})
+            lines = self.iterated.setdefault(dataset, set())
         except TypeError:  # not weakly referable: never followed
             return
-        counts[where] = counts.get(where, 0) + 1
-        if counts[where] != 2 or any(n >= 2 for at, n in counts.items() if at != where):
-            return  # reported once per dataset, when a line first passes over it again
+        if lines is _READ:
+            return  # its pipeline was read at an earlier pass
+        if where not in lines:
+            lines.add(where)
+            return  # a first pass from this line
+        self.iterated[dataset] = _READ
         effects = []
         for op in _tf.replayed_random_ops(dataset):
-            site = _tf.user_creation_site(op, _frames.is_user_file)
+            site = _tf.op_user_site(op, _frames.is_user_file)
             if site is not None:
                 effects.append(_effects.Effect(
                     "replayed-random", site[0], site[1], site[2],
@@ -274,6 +277,9 @@ class _TraceCheck:
             return False
         self.state.guard._report(effects, self.state.seen, eager_data)
         return False
+
+
+_READ = frozenset()  # a dataset whose pipeline was read: its later passes are not looked at
 
 
 # -- helpers ---------------------------------------------------------------------------------

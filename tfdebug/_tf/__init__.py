@@ -20,8 +20,7 @@ from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eag
 from .formatting import (add_tensor_format_hook, is_per_replica, is_symbolic, per_replica_type_names, remove_tensor_format_hook,
                          symbolic_tensor_repr, symbolic_tensor_text, symbolic_tensor_type_names,
                          tensor_format_hooked)
-from .data_replay import (iterations_watched, replayed_random_ops, unwatch_iterations,
-                          user_creation_site, watch_iterations)
+from .data_replay import iterations_watched, replayed_random_ops, unwatch_iterations, watch_iterations
 from .keras_state import (RATE_READERS, changed_flags, logs_averaged_across_replicas, loop_callbacks,
                           loop_called_while_tracing,
                           model_strategy, ran_since, rate_callable, reset_step_function, run_marker,
@@ -29,7 +28,7 @@ from .keras_state import (RATE_READERS, changed_flags, logs_averaged_across_repl
                           unwatch_trainable, watch_trainable)
 from .layer_hook import install_layer_call_hook, layer_call_hooked, uninstall_layer_call_hook
 from .locations import (called_tf_functions, failed_function_call, graph_error_locations, handle_refused_by_invariant,
-                        inside_trace, is_cond_builder, iterator_next_past_end, leaked_argument, leaked_graph_tensor,
+                        inside_trace, is_cond_builder, op_user_site, iterator_next_past_end, leaked_argument, leaked_graph_tensor,
                         raised_running_graph, refuses_only_graph_tensors,
                         op_creation_stack, refused_argument, refused_return_value, refused_tensor_origin,
                         registered_py_function,

@@ -27,6 +27,7 @@ Example::
         for batch in dataset: ...      # seen: twice the same (file, line)
     unwatch_iterations(listener)
     replayed_random_ops(dataset)       # [op, ...]: the seeded random ops its functions hold
+                                       # (above any cache(), which replays whatever it holds)
 """
 from __future__ import annotations
 
@@ -100,11 +101,21 @@ def iterations_watched() -> bool:
 
 def replayed_random_ops(dataset) -> list:
     """The stateful random ops with non-zero seeds in the functions of ``dataset``'s pipeline
-    (``map``, ``filter``, ``flat_map``... of it and of its inputs), in pipeline order."""
-    found, seen, stack = [], set(), [dataset]
+    (``map``, ``filter``, ``flat_map``... of it and of its inputs), in pipeline order. A
+    ``cache()`` stops the search: below it nothing runs again on a second pass (what it
+    replays it replays with or without a seed, so the fix here would not help)."""
+    return [op for wrapper in pipeline_functions(dataset, stop_at_cache=True)
+            for op in _seeded_random_ops(getattr(wrapper, "function", None))]
+
+
+def pipeline_functions(dataset, stop_at_cache: bool = False):
+    """The functions tf.data keeps for ``dataset`` and its inputs (``StructuredFunctionWrapper``
+    objects: ``.function`` is the traced concrete function), from the dataset down its
+    inputs; nothing more on another layout."""
+    seen, stack = set(), [dataset]
     while stack and len(seen) < _MAX_DATASETS:
         current = stack.pop()
-        if id(current) in seen:
+        if id(current) in seen or (stop_at_cache and type(current).__name__ == "CacheDataset"):
             continue
         seen.add(id(current))
         try:
@@ -113,17 +124,8 @@ def replayed_random_ops(dataset) -> list:
         except Exception:  # noqa: BLE001 - another layout: nothing proven
             log.debug("tfdebug: cannot read a dataset's functions", exc_info=True)
             continue
-        for wrapper in functions:
-            found += _seeded_random_ops(getattr(wrapper, "function", None))
+        yield from functions
         stack.extend(reversed(inputs))
-    return found
-
-
-def user_creation_site(op, is_user) -> tuple[str, int, str] | None:
-    """(file, line, function) of the innermost user frame of the stack that made ``op``."""
-    from .locations import _creation_stack
-
-    return next((site for site in _creation_stack(op) if is_user(site[0])), None)
 
 
 def _seeded_random_ops(function) -> list:

@@ -163,6 +163,11 @@ def _creation_stack(op) -> list[tuple[str, int, str]]:
     return out
 
 
+def op_user_site(op, is_user) -> tuple[str, int, str] | None:
+    """(file, line, function) of the innermost user frame of the stack that made ``op``."""
+    return next(((f, n, fn) for f, n, fn in _creation_stack(op) if is_user(f)), None)
+
+
 # Raise sites whose frame holds the tensor they refused, by (file tail, function): the local
 # naming it. A tf.while_loop body output whose shape or dtype differs from its input is made
 # by an op of the body; that op's creation stack is the user line that changed it. A symbolic

@@ -233,27 +233,24 @@ def shape_lost_in_pipeline(value, is_user, py_function_only=False) -> tuple[str,
     (``tf.py_function``'s output); its creation stack names the line. Datasets are followed
     through their inputs; None when no such op is found (``py_function_only``: or when that
     op is not a ``tf.py_function``/``tf.numpy_function``)."""
-    from .locations import _creation_stack
+    from .data_replay import pipeline_functions
+    from .locations import op_user_site
 
     if not isinstance(value, tf.data.Dataset):
         return None
     try:
-        dataset = value
-        for _ in range(64):
-            wrapper = getattr(dataset, "_map_func", None)
+        for wrapper in pipeline_functions(value):
             graph = getattr(getattr(wrapper, "function", None), "graph", None)
-            if graph is not None:
-                outputs = list(graph.outputs)
-                structure = getattr(wrapper, "output_structure", None)
-                if isinstance(structure, tuple) and structure:
-                    outputs = outputs[:len(tf.nest.flatten(structure[0]))]
-                for output in outputs:
-                    op = _shape_loser(output)
-                    if op is not None and (op.type in _PY_FUNCTION_OPS or not py_function_only):
-                        return next(((f, n, fn) for f, n, fn in _creation_stack(op) if is_user(f)), None)
-            dataset = getattr(dataset, "_input_dataset", None)
-            if not isinstance(dataset, tf.data.Dataset):
-                return None
+            if graph is None:
+                continue
+            outputs = list(graph.outputs)
+            structure = getattr(wrapper, "output_structure", None)
+            if isinstance(structure, tuple) and structure:
+                outputs = outputs[:len(tf.nest.flatten(structure[0]))]
+            for output in outputs:
+                op = _shape_loser(output)
+                if op is not None and (op.type in _PY_FUNCTION_OPS or not py_function_only):
+                    return op_user_site(op, is_user)
     except Exception:  # noqa: BLE001 - another TensorFlow's layout: no claim
         log.debug("tfdebug: reading the pipeline's graphs failed", exc_info=True)
     return None
