@@ -8,14 +8,17 @@ and the A/A line. The checks' work must follow the traced function, not its modu
 (target <= 1.10 at every size). ``--cpu`` times the tracing thread's CPU time instead of
 wall time: on a loaded machine wall time mostly measures waiting for a core.
 
-The first figure per size enters the scopes afresh for each sample (the default, kept as it
-was); the second enters them once for 5 first traces and times the 5 (per trace), as a
-program enters its scopes once and traces many functions inside. Both are printed. Counted
-with gc.callbacks over 21 rounds of a 1-function module: in the default, a collection fell
-in 12 of 22 checked samples but 12 of 44 unchecked ones (each checked sample starts with the
-collector's count raised by the entry, 24 objects, and the previous sample's leftovers); per
-batch, 2 per sample on both sides. Without collections in the timed trace, the checks' own
-work is ~7-8 % of a first trace (0.3-0.4 ms: the side-effect walk, the logger's event).
+Every function's code is its own (its name and constant differ from every other's).
+AutoGraph keeps its conversions by code object, and code objects compare equal across files
+when their source and line are the same: functions copied from module to module would be
+converted once and found in AutoGraph's cache afterwards, a first trace about 7x cheaper
+than a real one (3.4 ms against 23 ms for this body). That cheaper trace is what a retrace
+or a second tf.function of the same Python function costs; it is printed as a third figure
+per size ("code converted before"), since the checks' share is largest there.
+
+The first figure per size enters the scopes afresh for each sample; the second enters them
+once for ``--batch`` first traces and times them (per trace), as a program enters its scopes
+once and traces many functions inside.
 
 ``--collect`` runs a full garbage collection before each sample, on both sides. Without it,
 the collections that TensorFlow's own garbage (a traced graph is freed by the collector,
@@ -49,26 +52,29 @@ from _harness import ROUNDS, compare, show  # noqa: E402
 BATCH = 5  # first traces per entry of the scopes, in the per-batch figure
 
 FUNCTION = '''
-def f_{i}(x):
+def f_{tag}_{i}(x):
     y = x * {i}.0 + tf.ones_like(x)
     y = tf.reduce_sum(tf.tanh(y)) + {i}.0
     return y
 '''
 
 
-def modules(folder: str, size: int, needed: int):
-    """Enough functions for ``needed`` first traces, from modules of ``size`` functions."""
+def modules(folder: str, size: int, needed: int, distinct: bool = True):
+    """Enough functions for ``needed`` first traces, from modules of ``size`` functions;
+    ``distinct=False`` repeats the same ``size`` functions in every module (equal code)."""
     functions = []
+    tag = f"{size}{'' if distinct else 'c'}"  # no function equals one of another call's
     for m in range(-(-needed // size)):
-        name = f"bench_module_{size}_{m}"
+        name = f"bench_module_{size}_{m}{'' if distinct else '_copy'}"
+        numbers = range(m * size, (m + 1) * size) if distinct else range(size)
         path = os.path.join(folder, name + ".py")
         with open(path, "w") as fh:
-            fh.write("import tensorflow as tf\n" + "".join(FUNCTION.format(i=i) for i in range(size)))
+            fh.write("import tensorflow as tf\n" + "".join(FUNCTION.format(tag=tag, i=i) for i in numbers))
         spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)
-        functions += [getattr(module, f"f_{i}") for i in range(size)]
+        functions += [getattr(module, f"f_{tag}_{i}") for i in numbers]
     return iter(functions[:needed])
 
 
@@ -119,19 +125,21 @@ def main() -> None:
                       tfdebug.side_effect_guard(action="log"))
     try:
         for size in (int(s) for s in args.sizes.split(",")):
-            functions = modules(folder, size, 3 * (args.rounds + 1) * (1 + args.batch))
-            plain = lambda: first_trace(functions, tuple, clock, args.collect)  # noqa: E731
-            checked = lambda: first_trace(functions, checks, clock, args.collect)  # noqa: E731
-            result = compare({"no scope": plain, "logger + guard": checked}, rounds=args.rounds)
-            show(f"first trace of a function in a module of {size} function(s)"
-                 f"{' (CPU time)' if args.cpu else ''}"
-                 f"{', collected before each sample' if args.collect else ''}", result,
-                 target=1.10, unit="ms")
-            plain = lambda: first_traces(functions, tuple, clock, args.collect, args.batch)  # noqa: E731
-            checked = lambda: first_traces(functions, checks, clock, args.collect, args.batch)  # noqa: E731
-            result = compare({"no scope": plain, "logger + guard": checked}, rounds=args.rounds)
-            show(f"  the same, scopes entered once for {args.batch} first traces (time per trace)",
-                 result, target=1.10, unit="ms")
+            per_sample = 3 * (args.rounds + 1)
+            functions = modules(folder, size, per_sample * (1 + args.batch))
+            copies = modules(folder, size, per_sample, distinct=False)
+            title = (f"first trace of a function in a module of {size} function(s)"
+                     f"{' (CPU time)' if args.cpu else ''}"
+                     f"{', collected before each sample' if args.collect else ''}")
+            for label, sample in (
+                    (title, lambda scopes: first_trace(functions, scopes, clock, args.collect)),
+                    (f"  the same, scopes entered once for {args.batch} first traces (time per trace)",
+                     lambda scopes: first_traces(functions, scopes, clock, args.collect, args.batch)),
+                    ("  code converted before (equal code in another module: AutoGraph's cache)",
+                     lambda scopes: first_trace(copies, scopes, clock, args.collect))):
+                result = compare({"no scope": lambda: sample(tuple),
+                                  "logger + guard": lambda: sample(checks)}, rounds=args.rounds)
+                show(label, result, target=1.10, unit="ms")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
