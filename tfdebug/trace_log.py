@@ -400,14 +400,14 @@ class TraceLogger(LogViews, Scope):
 
     def _on_trace(self, trace):
         __tracebackhide__ = True  # pytest shows the user's call, not this raise
-        try:
-            pending = self._classify(trace)
-        except Exception:  # noqa: BLE001 - never break the user's trace
-            log.debug("tfdebug: trace_logger could not classify a trace", exc_info=True)
-            return None
+        if self.max_traces is None:
+            # classified when the trace is over (the same stack above it, and the same
+            # history, but with caches that the checks which ran just before it warmed)
+            return _Recording(self, trace, None)
+        pending = self._classify_safely(trace)
         if pending is None:
             return None
-        if self.max_traces is not None and pending.event.kind != "variable-creation":
+        if pending.event.kind != "variable-creation":
             with self._state.lock:
                 history = self._state.history.get(pending.record.group)
                 counted = history.counted if history is not None else 0
@@ -416,6 +416,13 @@ class TraceLogger(LogViews, Scope):
                 error.event = pending.event
                 raise error
         return _Recording(self, trace, pending)
+
+    def _classify_safely(self, trace) -> _Pending | None:
+        try:
+            return self._classify(trace)
+        except Exception:  # noqa: BLE001 - never break the user's trace
+            log.debug("tfdebug: trace_logger could not classify a trace", exc_info=True)
+            return None
 
     def _classify(self, trace) -> _Pending | None:
         fn, instance, kind = trace.target
@@ -770,7 +777,8 @@ class TraceLogger(LogViews, Scope):
 
 
 class _Recording:
-    """The context a trace runs in: keeps the event once the trace has succeeded."""
+    """The context a trace runs in: keeps the event once the trace has succeeded (``pending``:
+    the trace as classified before it ran, or None to classify it then)."""
 
     def __init__(self, logger: TraceLogger, trace, pending: _Pending):
         self.logger, self.trace, self.pending = logger, trace, pending
@@ -787,7 +795,9 @@ class _Recording:
         state = self.logger._state
         try:
             if exc is None and self.trace.error is None:
-                self.logger._finish(self.trace, self.pending)
+                pending = self.pending or self.logger._classify_safely(self.trace)
+                if pending is not None:
+                    self.logger._finish(self.trace, pending)
         finally:
             key = state.local.outer.pop()
             if not state.local.outer and exc is None and self.trace.error is None:

@@ -359,19 +359,21 @@ class _Finder:
         if is_tf_function(value):
             return  # traced on its own: the trace hook sees it
         if isinstance(value, types.MethodType):
-            self.function(value.__func__, value.__self__, depth=depth + 1,
-                          under_tape=self.records_gradients(node, env))
+            target, bound = value.__func__, value.__self__
         elif isinstance(value, types.FunctionType):
             owner = resolve(func.value, env) if isinstance(func, ast.Attribute) else None
-            bound = owner if owner is not UNRESOLVED and owner is not None and not isinstance(
-                owner, (type, types.ModuleType)) else None
-            self.function(value, bound, depth=depth + 1, under_tape=self.records_gradients(node, env))
+            target, bound = value, owner if owner is not UNRESOLVED and owner is not None and \
+                not isinstance(owner, (type, types.ModuleType)) else None
         elif isinstance(value, (staticmethod, classmethod)):
-            self.function(value.__func__, None, depth=depth + 1,
-                          under_tape=self.records_gradients(node, env))
-        elif not isinstance(value, type) and \
-                is_user_function(getattr(type(value), "__call__", None)):
-            self.function(type(value).__call__, value, depth=depth + 1,
+            target, bound = value.__func__, None
+        elif not isinstance(value, type):
+            target, bound = getattr(type(value), "__call__", None), value
+        else:
+            return
+        # the tape question only for a callee the walk enters (most calls are TensorFlow's)
+        inner = unwrap_library(target)
+        if is_user_function(getattr(inner, "__func__", inner)):
+            self.function(target, bound, depth=depth + 1,
                           under_tape=self.records_gradients(node, env))
 
 
