@@ -59,13 +59,13 @@ def f_{tag}_{i}(x):
 '''
 
 
-def modules(folder: str, size: int, needed: int, distinct: bool = True):
+def modules(folder: str, size: int, needed: int, distinct: bool = True, suffix: str = ""):
     """Enough functions for ``needed`` first traces, from modules of ``size`` functions;
     ``distinct=False`` repeats the same ``size`` functions in every module (equal code)."""
     functions = []
     tag = f"{size}{'' if distinct else 'c'}"  # no function equals one of another call's
     for m in range(-(-needed // size)):
-        name = f"bench_module_{size}_{m}{'' if distinct else '_copy'}"
+        name = f"bench_module_{size}_{m}{'' if distinct else '_copy'}{suffix}"
         numbers = range(m * size, (m + 1) * size) if distinct else range(size)
         path = os.path.join(folder, name + ".py")
         with open(path, "w") as fh:
@@ -76,6 +76,15 @@ def modules(folder: str, size: int, needed: int, distinct: bool = True):
         spec.loader.exec_module(module)
         functions += [getattr(module, f"f_{tag}_{i}") for i in numbers]
     return iter(functions[:needed])
+
+
+def converted_before(folder: str, size: int, needed: int):
+    """Functions whose code AutoGraph has converted already: each has a twin of equal code in
+    another module, traced once here (untimed)."""
+    spec = tf.TensorSpec([8], tf.float32)
+    for twin in modules(folder, size, needed, distinct=False, suffix="_twin"):
+        tf.function(twin).get_concrete_function(spec)
+    return modules(folder, size, needed, distinct=False)
 
 
 def first_trace(functions, scopes, clock=time.perf_counter, collect=False) -> float:
@@ -127,7 +136,7 @@ def main() -> None:
         for size in (int(s) for s in args.sizes.split(",")):
             per_sample = 3 * (args.rounds + 1)
             functions = modules(folder, size, per_sample * (1 + args.batch))
-            copies = modules(folder, size, per_sample, distinct=False)
+            copies = converted_before(folder, size, per_sample)
             title = (f"first trace of a function in a module of {size} function(s)"
                      f"{' (CPU time)' if args.cpu else ''}"
                      f"{', collected before each sample' if args.collect else ''}")

@@ -23,9 +23,13 @@ collect_ignore_glob = ["lint_realworld/*"]
 
 @pytest.fixture(autouse=True)
 def switches_restored():
-    """Fail a test that leaves the eager flag, tf.data debug mode or the trace hook changed."""
+    """Fail a test that leaves the eager flag, tf.data debug mode or the trace hook changed;
+    clear the global random seed a test's user code set."""
     before = (_tf.functions_run_eagerly(), _tf.data_debug_mode())
     yield
+    # a user's script run in this process (a recipe's snippet, an example) may set a global
+    # seed; the next test's unseeded random ops in a tf.data map would then replay (TFD324)
+    tf.random.set_seed(None)
     after = (_tf.functions_run_eagerly(), _tf.data_debug_mode())
     problems = []
     if after != before:
