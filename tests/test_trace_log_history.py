@@ -58,3 +58,18 @@ def test_nan_values_match_as_tf_keys_them():
     history.add((("v", _signatures.Value(nan)),), False)
     assert history.equal((("v", _signatures.Value(float("nan"))),)) is not None
     assert history.equal((("v", _signatures.Value(1.0)),)) is None
+
+
+def test_a_storm_of_one_changing_argument_reads_one_earlier_signature(monkeypatch):
+    per_trace = _diff_calls_per_trace(monkeypatch, 30)
+    assert max(per_trace[2:]) == 1, per_trace  # the latest differs in one thing: no closer one
+
+
+def test_an_older_signature_with_fewer_differences_is_still_the_closest():
+    def sig(n, dtype):
+        return (("x", _signatures.Tensor((n,), dtype)), ("k", _signatures.Value(1)))
+
+    older, latest = sig(5, "float32"), sig(6, "int32")
+    for fewest in (0, 1):
+        best, reasons = _signatures.closest([older, latest], sig(7, "float32"), fewest)
+        assert best is older and [r.kind for r in reasons] == ["shape"], (fewest, reasons)

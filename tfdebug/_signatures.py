@@ -235,13 +235,18 @@ def _child(path: str, kind: str, key) -> str:
     return f"{path}.{key}"
 
 
-def closest(previous: list, new) -> tuple[Any, list[Reason]]:
-    """The earlier signature closest to ``new`` (fewest differences; latest on ties)."""
+def closest(previous: list, new, fewest: int = 0) -> tuple[Any, list[Reason]]:
+    """The earlier signature closest to ``new`` (fewest differences; latest on ties).
+    ``fewest``: the fewest differences any earlier signature can have (1 when none can equal
+    ``new``): the latest one with that many is the answer, and the older ones are not read
+    (a storm of one changing argument: one diff, not one per earlier signature)."""
     best, best_reasons = None, None
     for sig in reversed(previous):
         reasons = diff(sig, new)
         if best_reasons is None or len(reasons) < len(best_reasons):
             best, best_reasons = sig, reasons
+            if len(reasons) <= fewest:
+                break
     return best, best_reasons or []
 
 

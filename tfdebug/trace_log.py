@@ -900,7 +900,9 @@ def _compare(history: _History | None, key, scope, sig, instance, name, call):
         return "retrace", [Reason("context", None, None, None,
                                   "same inputs, traced again in a different context (device, "
                                   "distribution strategy, graph or captured tensors)")]
-    _, reasons = _signatures.closest(list(same.recent.values()), sig)
+    # a hashable key differs from every earlier one (no repeat): each differs in something
+    fewest = 1 if isinstance(_signature_key(sig), frozenset) else 0
+    _, reasons = _signatures.closest(list(same.recent.values()), sig, fewest)
     return "retrace", reasons
 
 
