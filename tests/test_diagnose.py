@@ -335,6 +335,34 @@ def test_static_shape_binding_is_the_shape_read_not_tf_shape():
     assert static_shape_binding(function, only_dynamic, 4) is None
 
 
+def test_static_shape_binding_follows_names_that_hold_dimensions():
+    import ast
+
+    from tfdebug._source import line_nodes, static_shape_binding
+
+    tree = ast.parse("def f(x):\n"
+                     "    dims = x.get_shape().as_list()\n"     # 2
+                     "    rows = dims[0]\n"                     # 3
+                     "    size = int(np.prod(dims[1:]))\n"      # 4: a call of np: not followed
+                     "    cols = dims[1] * 2\n"                 # 5
+                     "    zeros = tf.zeros(dims)\n"             # 6: a tensor, not a dimension
+                     "    return tf.reshape(x, [rows, cols]), zeros, size\n")  # 7
+    function = tree.body[0]
+    nodes = line_nodes(function.body[-1], 7)
+
+    def names(*wanted):
+        return [n for n in nodes if not isinstance(n, ast.Name) or n.id in wanted]
+
+    # the frame tells which one is None: that name's binding, not the latest one
+    is_none = {"rows": True, "cols": False}.get
+    assert static_shape_binding(function, nodes, 7, is_none=is_none).lineno == 3
+    assert static_shape_binding(function, nodes, 7).lineno == 5  # unknown values: the latest
+    assert static_shape_binding(function, names("zeros", "size"), 7) is None
+    rebound = ast.parse("def f(x):\n    dims = x.shape\n    rows = dims[0]\n    rows = 8\n"
+                        "    return tf.zeros([rows])\n").body[0]
+    assert static_shape_binding(rebound, line_nodes(rebound.body[-1], 5), 5) is None
+
+
 def _computed_dtypes_differ(x):
     if tf.reduce_sum(x) > 0:  # <- the if
         y = tf.cast(x, tf.int64)

@@ -71,10 +71,16 @@ def _locate_cast_binding(extracted, location, frames):
 
 
 def _locate_shape_binding(extracted, location, frames):
-    """``reps = x.shape[0]`` when the failing line uses ``reps`` (None where a number is needed)."""
+    """``reps = x.shape[0]`` when the failing line uses ``reps`` (None where a number is needed;
+    of several such names, one the user's frame holds None in)."""
+    from ._operands import user_frame
+
     side = _none_operand_side(extracted)
+    frame = user_frame(extracted.chain[0], location.file, location.line) if extracted.chain else None
+    local = frame.f_locals if frame is not None else {}
     return _binding_of_line(location, lambda tree, function, nodes: static_shape_binding(
-        function, _operand_nodes(nodes, side), location.line, tree))
+        function, _operand_nodes(nodes, side), location.line, tree,
+        lambda name: local[name] is None if name in local else None))
 
 
 # Python names the operand that is None: "for *: 'NoneType' and 'int'" is the left one.

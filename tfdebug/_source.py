@@ -419,23 +419,71 @@ def reads_static_shape(node: ast.AST) -> bool:
         for n in ast.walk(node))
 
 
-def static_shape_binding(function: ast.AST, nodes, before: int, tree=None) -> ast.stmt | None:
-    """The last assignment before line ``before`` in ``function`` that binds a name the
-    offending line reads from a static shape (``reps = x.shape[0]`` for ``tf.tile(x, [reps])``):
-    a None dimension used as a number is caused there. With ``tree``, an attribute of
-    ``self`` the line reads that a method of its class binds from one is found too."""
+def static_shape_binding(function: ast.AST, nodes, before: int, tree=None,
+                         is_none=None) -> ast.stmt | None:
+    """The assignment before line ``before`` in ``function`` that binds a name the offending
+    line reads from a static shape (``reps = x.shape[0]`` for ``tf.tile(x, [reps])``), directly
+    or through names bound from one (``dims = x.get_shape().as_list()``, ``n = dims[0]``): a
+    None dimension used as a number is caused there. ``is_none(name)``: True or False when the
+    user's frame shows the name's value (only a None is then the one refused), None when it
+    cannot tell. With ``tree``, an attribute of ``self`` the line reads that a method of its
+    class binds from one is found too."""
     read = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     if not read:
         return _attribute_shape_binding(tree, function, nodes) if tree is not None else None
-    found = None
-    for node in ast.walk(function):
-        if isinstance(node, ast.Assign) and node.lineno < before and assigned_names(node) & read \
-                and (reads_static_shape(node.value) or _returns_static_shape(tree, function, node.value)) \
-                and (found is None or node.lineno > found.lineno):
-            found = node
+    derived = _shape_derived_names(function, before, tree)
+    candidates = [derived[name] for name in read if name in derived
+                  and (is_none is None or is_none(name) is not False)]
+    found = max(candidates, key=lambda node: node.lineno, default=None)
     if found is None and tree is not None:
         return _attribute_shape_binding(tree, function, nodes)
     return found
+
+
+def _shape_derived_names(function: ast.AST, before: int, tree) -> dict[str, ast.stmt]:
+    """{name: its latest assignment before line ``before``} for the names of ``function``
+    that hold a static shape or dimension there: bound from an expression that reads one, or
+    that only indexes, unpacks, lists or does arithmetic on names that hold one. A name bound
+    again from anything else no longer counts (the function's lines in order; branches are
+    not told apart)."""
+    derived: dict[str, ast.stmt] = {}
+    assignments = sorted((n for n in ast.walk(function) if isinstance(n, ast.Assign)
+                          and n.lineno < before), key=lambda n: (n.lineno, n.col_offset))
+    for node in assignments:
+        shaped = reads_static_shape(node.value) or _returns_static_shape(tree, function, node.value) \
+            or _passes_dimensions(node.value, derived)
+        for name in assigned_names(node):
+            if shaped:
+                derived[name] = node
+            else:
+                derived.pop(name, None)
+    return derived
+
+
+# what keeps a static dimension a static dimension (a TensorFlow op makes a tensor of it)
+_DIMENSION_KEEPING = (ast.Name, ast.Subscript, ast.Slice, ast.Starred, ast.Tuple, ast.List,
+                      ast.BinOp, ast.UnaryOp, ast.Constant, ast.Load, ast.operator, ast.unaryop)
+_DIMENSION_CALLS = ("int", "list", "tuple", "as_list")
+
+
+def _passes_dimensions(value: ast.AST, derived: dict) -> bool:
+    """``value`` reads a name in ``derived`` and only indexes, unpacks, lists or does
+    arithmetic on what it reads (``dims[0]``, ``dims[1] * 2``, ``list(dims)``)."""
+    reads = False
+    for node in ast.walk(value):
+        if isinstance(node, ast.Name) and node.id in derived:
+            reads = True
+        elif isinstance(node, ast.Call):
+            name = node.func.id if isinstance(node.func, ast.Name) else \
+                node.func.attr if isinstance(node.func, ast.Attribute) else None
+            if name not in _DIMENSION_CALLS:
+                return False
+        elif isinstance(node, ast.Attribute):
+            if node.attr != "as_list":
+                return False
+        elif not isinstance(node, _DIMENSION_KEEPING):
+            return False
+    return reads
 
 
 def _returns_static_shape(tree, function, value) -> bool:
