@@ -270,6 +270,7 @@ class _State:
         "flag_set": dict,       # such a key -> (its calls when a `trainable` was last set, where)
         "local": threading.local,  # .outer: TF's call-count keys of the traces in progress
         "outer_traces": dict,   # call-count key -> outermost traces finished
+        "streams": dict,        # tf.function key -> {(op type, seeds): its first trace's event}
     }
 
     def __init__(self):
@@ -478,6 +479,8 @@ class TraceLogger(LogViews, Scope):
                     and retraces >= self.warn_after and group not in self._state.warned)
             if warn:
                 self._state.warned.add(group)
+        if record.event.kind == "retrace":
+            self._check_replayed_streams(trace, record)
         if self.stale:
             if record.event.kind == "retrace":
                 self._check_stale(group)
@@ -485,6 +488,54 @@ class TraceLogger(LogViews, Scope):
             self._snapshot_trainable(pending)
         if warn:
             self._warn_retracing(group)
+
+    # -- random streams replayed by another graph -----------------------------------------
+
+    def _check_replayed_streams(self, trace, record) -> None:
+        """A retrace made a graph whose seeded random op has the seeds one in an earlier graph
+        of the same tf.function has: each graph starts that stream afresh, so both draw the
+        same numbers (TFD220). Read on retraces only; the earlier graphs are read once per
+        tf.function, then each new graph's ops are added."""
+        try:
+            new = _tf.seeded_random_ops(trace.concrete)
+            with self._state.lock:
+                index = self._state.streams.get(record.key)
+            if not new and index is not None:
+                return
+            if index is None:
+                index = {}
+                for concrete in _tf.traced_concretes(trace.tracing_options):
+                    if concrete is not trace.concrete:
+                        for op in _tf.seeded_random_ops(concrete):
+                            index.setdefault(_stream_key(op), None)
+            replayed = [op for op in new if _stream_key(op) in index]
+            for op in new:
+                index.setdefault(_stream_key(op), record.event)
+            with self._state.lock:
+                self._state.streams[record.key] = index
+                first_report = replayed and ("streams", record.key) not in self._state.warned
+                if first_report:
+                    self._state.warned.add(("streams", record.key))
+            if first_report:
+                self._warn_replayed_stream(record.event, replayed[0])
+        except Exception:  # noqa: BLE001 - a check must never break the trace
+            log.debug("tfdebug: reading random streams failed", exc_info=True)
+
+    def _warn_replayed_stream(self, event: TraceEvent, op) -> None:
+        recipe = _recipe("TFD220")
+        why = "; ".join(map(str, event.reasons[:2])) or "traced again"
+        seeds = f"{op.get_attr('seed')}, {op.get_attr('seed2')}"
+        site = _tf.op_user_site(op, _frames.is_user_file)
+        made = f" (made at {_location(site[0], site[1])})" if site else ""
+        message = (f"{event.function} was traced into another graph ({why}), and its {op.type}"
+                   f"{made} has the seeds ({seeds}) of one in an earlier graph of the same "
+                   "tf.function: each graph starts that stream afresh, so calls that go to "
+                   "different graphs draw the same numbers")
+        file, line = event.call_file or event.file, event.call_line or event.line
+        _warn(f"tfdebug TFD220 retracing: {message}", RetracingWarning, file, line)
+        if recipe is not None:
+            report.emit(report.Finding.at(recipe, "warning", file, line,
+                                          event.call_function or event.function, message))
 
     # -- stale captures -----------------------------------------------------------------
 
@@ -904,6 +955,10 @@ def _compare(history: _History | None, key, scope, sig, instance, name, call):
     fewest = 1 if isinstance(_signature_key(sig), frozenset) else 0
     _, reasons = _signatures.closest(list(same.recent.values()), sig, fewest)
     return "retrace", reasons
+
+
+def _stream_key(op) -> tuple:
+    return op.type, op.get_attr("seed"), op.get_attr("seed2")
 
 
 def _unwrapped_code(fn, code):

@@ -20,7 +20,8 @@ from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eag
 from .formatting import (add_tensor_format_hook, is_per_replica, is_symbolic, per_replica_type_names, remove_tensor_format_hook,
                          symbolic_tensor_repr, symbolic_tensor_text, symbolic_tensor_type_names,
                          tensor_format_hooked)
-from .data_replay import iterations_watched, replayed_random_ops, unwatch_iterations, watch_iterations
+from .data_replay import (iterations_watched, replayed_random_ops, seeded_random_ops, traced_concretes,
+                          unwatch_iterations, watch_iterations)
 from .keras_state import (RATE_READERS, changed_flags, logs_averaged_across_replicas, loop_callbacks,
                           loop_called_while_tracing,
                           model_strategy, ran_since, rate_callable, reset_step_function, run_marker,

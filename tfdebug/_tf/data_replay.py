@@ -129,18 +129,47 @@ def pipeline_functions(dataset, stop_at_cache: bool = False):
 
 
 def _seeded_random_ops(function) -> list:
+    return seeded_random_ops(function)
+
+
+_SEEDED_TYPES: dict = {}  # op type -> does its op definition make it a stateful seeded op
+
+
+def seeded_random_ops(function) -> list:
+    """The stateful ops with a non-zero ``seed``/``seed2`` in ``function``'s graph (a
+    concrete function): each starts its own stream from those seeds, so two graphs holding
+    the same one draw the same numbers. An op type is looked up in the op registry once."""
     try:
         operations = function.graph.get_operations()[:_MAX_OPS]
     except Exception:  # noqa: BLE001
         return []
     found = []
     for op in operations:
+        seeded = _SEEDED_TYPES.get(op.type)
+        if seeded is None:
+            try:
+                op_def = op.op_def
+                names = {attr.name for attr in op_def.attr}
+                seeded = bool(op_def.is_stateful) and {"seed", "seed2"} <= names
+            except Exception:  # noqa: BLE001 - no definition to read: not one
+                seeded = False
+            _SEEDED_TYPES[op.type] = seeded
+        if not seeded:
+            continue
         try:
-            if not op.op_def.is_stateful:
-                continue
             seeds = (op.get_attr("seed"), op.get_attr("seed2"))
-        except Exception:  # noqa: BLE001 - no seed attributes: not a seeded random op
+        except Exception:  # noqa: BLE001
             continue
         if any(seeds):
             found.append(op)
     return found
+
+
+def traced_concretes(tracing_options) -> list:
+    """The concrete functions a tf.function's trace cache holds (empty on another layout)."""
+    cache = getattr(tracing_options, "function_cache", None)
+    primary = getattr(cache, "_primary", None)
+    try:
+        return list(primary.values()) if isinstance(primary, dict) else list(cache.values())
+    except Exception:  # noqa: BLE001
+        return []
