@@ -3,6 +3,7 @@ import datetime
 import functools
 import io
 import json
+import logging
 import os
 import random
 import runpy
@@ -114,6 +115,22 @@ def calls_helper(x):
 
 def test_functions_called_from_the_traced_function_are_searched():
     assert found(calls_helper, tf.constant(1)) == [("TFD300", line_of("E:helper-print"))]
+
+
+_trainer_log = logging.getLogger("tfdebug-test-trainer")
+
+
+@tf.function
+def logs_its_loss(x):
+    loss = tf.reduce_sum(x * x)
+    _trainer_log.info("loss %s", loss)  # E:logger
+    logging.debug("traced once")  # E:logging
+    return loss
+
+
+def test_a_log_call_in_a_traced_function_runs_once_per_trace():
+    assert found(logs_its_loss, tf.constant([1.0])) == [
+        ("TFD306", line_of("E:logger")), ("TFD306", line_of("E:logging"))]
 
 
 class CountingModule(tf.Module):

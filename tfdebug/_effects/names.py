@@ -17,6 +17,12 @@ from .._source import dotted_parts, own_nodes, parameter_names
 from .._vocab import CLOCK_OTHERS, CLOCK_READS
 
 
+# A log record is written to the logger's handlers when the call runs: while tracing only
+# (``logging.info(...)``, ``logger.warning(...)`` on a ``logging.Logger``, absl's functions).
+LOG_CALLS = tuple(f"{owner}.{level}" for owner in ("logging", "logging.Logger", "absl.logging")
+                  for level in ("debug", "info", "warning", "warn", "error", "exception",
+                                "critical", "fatal", "log"))
+
 # Qualified names of calls whose effect (or result) belongs to the moment of tracing.
 # A name matches when it equals an entry or starts with an entry that ends in ".".
 CALLS = {
@@ -38,7 +44,7 @@ CALLS = {
            "numpy.loadtxt", "numpy.genfromtxt", "numpy.fromfile", "csv.reader", "csv.writer",
            "socket.", "urllib.request.", "http.client.", "requests.", "subprocess.",
            "tensorflow.io.gfile.", "tensorflow.python.lib.io.file_io.",
-           "tensorflow.python.platform.gfile."),
+           "tensorflow.python.platform.gfile.", *LOG_CALLS),
 }
 
 
