@@ -363,6 +363,40 @@ def test_static_shape_binding_follows_names_that_hold_dimensions():
     assert static_shape_binding(rebound, line_nodes(rebound.body[-1], 5), 5) is None
 
 
+@tf.function
+def _strides_from_elements(images, kernels, strides):
+    return tf.map_fn(
+        lambda e: tf.nn.conv2d(e[0][None], e[1], e[2], "VALID"),  # <- the lambda
+        [images, kernels, strides],
+        fn_output_signature=tf.float32,
+    )
+
+
+@tf.function
+def _map_fn_one_line(values):
+    return tf.map_fn(lambda v: [t for t in v], values)  # <- one line
+
+
+@tf.function
+def _bad_elements_outside_the_lambda(values):
+    return tf.map_fn(
+        lambda v: v * 2.0,
+        [t for t in values],  # <- outside the lambda
+    )
+
+
+def test_an_error_in_a_converted_lambda_is_blamed_at_the_lambda_not_its_statement():
+    images, kernels = tf.ones((2, 6, 6, 1)), tf.ones((2, 3, 3, 1, 1))
+    d = diagnose_fn(raised_by(_strides_from_elements, images, kernels, tf.fill((2, 2), 1)))
+    assert d.category == "tensor-iteration"
+    assert d.line == _line_of(_strides_from_elements.python_function, "# <- the lambda")
+    # near misses: a lambda on its statement's line, and an error outside the lambda
+    d = diagnose_fn(raised_by(_map_fn_one_line, tf.ones((2, 3))))
+    assert d.line == _line_of(_map_fn_one_line.python_function, "# <- one line")
+    d = diagnose_fn(raised_by(_bad_elements_outside_the_lambda, tf.ones((2, 3))))
+    assert d.line != _line_of(_bad_elements_outside_the_lambda.python_function, "lambda v: v * 2.0")
+
+
 def _computed_dtypes_differ(x):
     if tf.reduce_sum(x) > 0:  # <- the if
         y = tf.cast(x, tf.int64)

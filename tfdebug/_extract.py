@@ -477,12 +477,38 @@ def _locations(exc: BaseException, message: str, frames) -> list[Location]:
     return unique
 
 
+def _lambda_lines(locations, chain, frames_by_exc):
+    """AutoGraph maps a lambda it converted (``tf.map_fn(lambda x: ..., elems)``) to the line
+    of the statement around it, the same generated line as the call: when the innermost
+    converted code running was a ``<lambda>`` and the statement at the first location holds
+    exactly one lambda, on a line of its own, the lambda's line is where the error arose."""
+    first = next((locs[0] for locs in locations if locs), None)
+    if first is None or not _innermost_generated_is_lambda(chain, frames_by_exc):
+        return locations
+    tree = module_tree(first.file)
+    stmt = statement_at(tree, first.line) if tree is not None else None
+    lambdas = [n for n in ast.walk(stmt) if isinstance(n, ast.Lambda)] if stmt is not None else []
+    if len(lambdas) != 1 or lambdas[0].lineno == first.line:
+        return locations
+    moved = Location(first.file, lambdas[0].lineno, "<lambda>")
+    return tuple((moved, *locs) if first in locs else locs for locs in locations)
+
+
+def _innermost_generated_is_lambda(chain, frames_by_exc) -> bool:
+    for exc in reversed(chain):  # innermost exception first: its frames reach deepest
+        for frame, _ in reversed(frames_by_exc.get(id(exc), ())):
+            if "__autograph_generated_file" in frame.f_code.co_filename:
+                return frame.f_code.co_name == "<lambda>"
+    return False
+
+
 def extract(exc: BaseException) -> Extracted:
     """Read ``exc`` and its chain into plain data (see :class:`Extracted`)."""
     chain = chain_of(exc)
     messages = tuple(safe_str(e) for e in chain)
     frames_by_exc = {id(e): tb_frames(e) for e in chain}
     locations = tuple(tuple(_locations(e, m, frames_by_exc[id(e)])) for e, m in zip(chain, messages))
+    locations = _lambda_lines(locations, chain, frames_by_exc)
     first = next((locs[0] for locs in locations if locs), None)
     tags = _context_tags(chain, messages, frames_by_exc, first)
     if _leaked_tensor(chain):
