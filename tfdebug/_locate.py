@@ -622,6 +622,44 @@ def _locate_unknown_dataset(extracted, location, frames):
     return None
 
 
+# TensorFlow's refusal of a per-replica read in cross-replica context (distribute/values.py)
+_OUTSIDE_REPLICA = "is not available outside the replica context"
+_REPLICA_ENTRIES = ("run", "experimental_run_v2", "call_for_each_replica", "experimental_run")
+
+
+def _locate_replica_call(extracted, location, frames):
+    """A distributed variable read per replica failed in cross-replica context inside a
+    tf.function: when the user's line that called the tf.function (the last user frame
+    outside the trace) calls it directly, not through ``strategy.run``, that call is the cause
+    (the step was meant to run per replica)."""
+    if location is None or not any(_OUTSIDE_REPLICA in m[:20000] for m in extracted.messages):
+        return None
+    if any(frame.f_code.co_name in _REPLICA_ENTRIES and "/distribute/" in frame.f_code.co_filename
+           for frame, _ in frames):
+        return None  # the strategy ran it per replica: the read itself is the mistake
+    outer = next(((frame, line) for frame, line in reversed(frames) if is_user(frame.f_code.co_filename)), None)
+    if outer is None or (outer[0].f_code.co_filename, outer[1]) == (location.file, location.line):
+        return None
+    frame, line = outer
+    tree = module_tree(frame.f_code.co_filename)
+    stmt = statement_at(tree, line) if tree is not None else None
+    if stmt is None:
+        return None
+    calls = [n for n in ast.walk(stmt) if isinstance(n, ast.Call)]
+    if any(isinstance(c.func, ast.Attribute) and c.func.attr in _REPLICA_ENTRIES for c in calls):
+        return None
+    names = {**frame.f_globals, **frame.f_locals}
+    direct = [c for c in calls if isinstance(c.func, ast.Name)
+              and _is_tf_function(names.get(c.func.id))]
+    if not direct:
+        return None
+    return Location(frame.f_code.co_filename, line, frame.f_code.co_name)
+
+
+def _is_tf_function(value) -> bool:
+    return hasattr(value, "python_function") and hasattr(value, "get_concrete_function")
+
+
 LOCATORS = {
     "unknown-dataset": _locate_unknown_dataset,
     "tensor-format": _locate_tensor_format,
@@ -641,6 +679,7 @@ LOCATORS = {
     "keras-call-tf-function": _locate_keras_call_tf_function,
     "shape-invariants": _locate_shape_invariants,
     "string-format": _locate_string_format,
+    "replica-call": _locate_replica_call,
 }
 
 

@@ -85,7 +85,8 @@ TAGS = (
 # ``blame``: where the cause is when TensorFlow points at the symptom (diagnosis.py's locators).
 LOCATORS = ("append-in-loop", "variable-initializer", "cast-binding", "set-seed", "yield", "py-function", "keras-call-tf-function",
             "string-format", "keras-constructor", "return-value", "shape-binding",
-            "generator-yield", "escape-store", "shape-invariants", "frozen-draw", "keras-step-reset", "tensor-format", "unknown-dataset")
+            "generator-yield", "escape-store", "shape-invariants", "frozen-draw", "keras-step-reset", "tensor-format", "unknown-dataset",
+            "replica-call")
 
 # Message regexes see a bounded window (head and tail) of the message, so a 10 MB message
 # costs what a short one does; AutoGraph and Keras put the useful text near either end.
