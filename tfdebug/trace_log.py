@@ -270,7 +270,7 @@ class _State:
         "flag_set": dict,       # such a key -> (its calls when a `trainable` was last set, where)
         "local": threading.local,  # .outer: TF's call-count keys of the traces in progress
         "outer_traces": dict,   # call-count key -> outermost traces finished
-        "streams": dict,        # tf.function key -> {(op type, seeds): its first trace's event}
+        "streams": dict,        # tf.function key -> {(op type, seed, seed2)} of its graphs' ops
     }
 
     def __init__(self):
@@ -499,20 +499,16 @@ class TraceLogger(LogViews, Scope):
         try:
             new = _tf.seeded_random_ops(trace.concrete)
             with self._state.lock:
-                index = self._state.streams.get(record.key)
-            if not new and index is not None:
+                known = self._state.streams.get(record.key)
+            if not new and known is not None:
                 return
-            if index is None:
-                index = {}
-                for concrete in _tf.traced_concretes(trace.tracing_options):
-                    if concrete is not trace.concrete:
-                        for op in _tf.seeded_random_ops(concrete):
-                            index.setdefault(_stream_key(op), None)
-            replayed = [op for op in new if _stream_key(op) in index]
-            for op in new:
-                index.setdefault(_stream_key(op), record.event)
+            if known is None:
+                known = {_stream_key(op) for concrete in _tf.traced_concretes(trace.tracing_options)
+                         if concrete is not trace.concrete for op in _tf.seeded_random_ops(concrete)}
             with self._state.lock:
-                self._state.streams[record.key] = index
+                known = self._state.streams.setdefault(record.key, known)
+                replayed = [op for op in new if _stream_key(op) in known]
+                known.update(map(_stream_key, new))
                 first_report = replayed and ("streams", record.key) not in self._state.warned
                 if first_report:
                     self._state.warned.add(("streams", record.key))
