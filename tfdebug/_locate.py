@@ -629,11 +629,13 @@ _REPLICA_ENTRIES = ("run", "experimental_run_v2", "call_for_each_replica", "expe
 
 def _locate_replica_call(extracted, location, frames):
     """A distributed variable read per replica failed in cross-replica context inside a
-    tf.function: when the user's line that called the tf.function (the last user frame
-    outside the trace) calls it directly, not through ``strategy.run``, that call is the cause
-    (the step was meant to run per replica)."""
+    tf.function: when the user's line that called the tf.function (the innermost user frame
+    of the traceback, outside the converted code) calls it directly, not through
+    ``strategy.run``, that call is the cause (the step was meant to run per replica)."""
     if location is None or not any(_OUTSIDE_REPLICA in m[:20000] for m in extracted.messages):
         return None
+    from ._effects.objects import is_tf_function  # TensorFlow raised this: it is loaded
+
     if any(frame.f_code.co_name in _REPLICA_ENTRIES and "/distribute/" in frame.f_code.co_filename
            for frame, _ in frames):
         return None  # the strategy ran it per replica: the read itself is the mistake
@@ -650,14 +652,10 @@ def _locate_replica_call(extracted, location, frames):
         return None
     names = {**frame.f_globals, **frame.f_locals}
     direct = [c for c in calls if isinstance(c.func, ast.Name)
-              and _is_tf_function(names.get(c.func.id))]
+              and is_tf_function(names.get(c.func.id))]
     if not direct:
         return None
     return Location(frame.f_code.co_filename, line, frame.f_code.co_name)
-
-
-def _is_tf_function(value) -> bool:
-    return hasattr(value, "python_function") and hasattr(value, "get_concrete_function")
 
 
 LOCATORS = {
