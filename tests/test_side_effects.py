@@ -118,17 +118,21 @@ def test_functions_called_from_the_traced_function_are_searched():
 
 
 _trainer_log = logging.getLogger("tfdebug-test-trainer")
+_trainer_log.setLevel(logging.INFO)
 
 
 @tf.function
 def logs_its_loss(x):
     loss = tf.reduce_sum(x * x)
     _trainer_log.info("loss %s", loss)  # E:logger
-    logging.debug("traced once")  # E:logging
+    logging.warning("traced once")  # E:logging
+    _trainer_log.debug("below the logger's level: no record, ever")
+    _trainer_log.log(logging.DEBUG, "the same through log()")
     return loss
 
 
 def test_a_log_call_in_a_traced_function_runs_once_per_trace():
+    # a call whose record the logger filters out writes nothing, traced or not: not reported
     assert found(logs_its_loss, tf.constant([1.0])) == [
         ("TFD306", line_of("E:logger")), ("TFD306", line_of("E:logging"))]
 

@@ -14,7 +14,8 @@ from .._source import call_bindings, dropped_update, function_node, parameter_na
 from .._vocab import (KERAS_TRACED_METHODS, MUTATORS, TENSOR_ARRAY_UPDATES, UNAMBIGUOUS_MUTATORS,
                       counts_traces)
 from .branches import analyse, runs_at_call_time, traced_children
-from .names import UNRESOLVED, Env, call_kind, qualified_names, resolve, static_attr
+from .names import (LOG_CALLS, UNRESOLVED, Env, call_kind, log_call_writes, qualified_names,
+                    resolve, static_attr)
 from .objects import (callable_entry, closure_values, is_array, is_plain_container, is_tf_function,
                       is_user_function, one_walk, sublayers, unwrap_library, is_layer,
                       is_trackable, training_sensitive)
@@ -311,6 +312,8 @@ class _Finder:
         value = resolve(func, env)
         names = qualified_names(func, env, value)
         kind = call_kind(names)
+        if kind == "io" and names.intersection(LOG_CALLS) and not log_call_writes(node, env, names):
+            return  # a record the logger filters out (or one not known to be written)
         if kind is not None:
             shown = _text(func)
             self.add(kind, node, env, f"`{shown}(...)`")

@@ -10,6 +10,7 @@ import ast
 import builtins
 import dataclasses
 import inspect
+import sys
 import types
 from typing import Any
 
@@ -19,9 +20,39 @@ from .._vocab import CLOCK_OTHERS, CLOCK_READS
 
 # A log record is written to the logger's handlers when the call runs: while tracing only
 # (``logging.info(...)``, ``logger.warning(...)`` on a ``logging.Logger``, absl's functions).
+_LOG_LEVELS = {"debug": 10, "info": 20, "warning": 30, "warn": 30, "error": 40, "exception": 40,
+               "critical": 50, "fatal": 50, "log": None}  # logging's own numbers
 LOG_CALLS = tuple(f"{owner}.{level}" for owner in ("logging", "logging.Logger", "absl.logging")
-                  for level in ("debug", "info", "warning", "warn", "error", "exception",
-                                "critical", "fatal", "log"))
+                  for level in _LOG_LEVELS)
+
+
+def log_call_writes(node: ast.Call, env, names: set[str]) -> bool | None:
+    """For a call of ``LOG_CALLS``: does its logger write a record at its level now (the
+    logger's ``isEnabledFor``)? None when the logger or the level is not known: a record that
+    is filtered out is written neither while tracing nor after."""
+    method = next((n.rsplit(".", 1)[1] for n in names if n in LOG_CALLS), None)
+    if method is None:
+        return None
+    import logging
+
+    if any(n.startswith("logging.Logger.") for n in names):  # ``logger.info``: that logger
+        owner = resolve(node.func.value, env) if isinstance(node.func, ast.Attribute) else UNRESOLVED
+        if not isinstance(owner, logging.Logger):
+            return None
+    elif any(n.startswith("absl.") for n in names):  # absl's functions: absl's logger
+        absl = sys.modules.get("absl.logging")
+        owner = absl.get_absl_logger() if absl is not None else None
+    else:  # logging's functions: the root logger
+        owner = logging.getLogger()
+    level = _LOG_LEVELS[method]
+    if level is None:  # ``log(level, ...)``: the level it is given
+        level = resolve(node.args[0], env) if node.args else UNRESOLVED
+    if not isinstance(level, int) or not callable(getattr(owner, "isEnabledFor", None)):
+        return None
+    try:
+        return bool(owner.isEnabledFor(level))
+    except Exception:  # noqa: BLE001 - an odd logger: unknown
+        return None
 
 # Qualified names of calls whose effect (or result) belongs to the moment of tracing.
 # A name matches when it equals an entry or starts with an entry that ends in ".".
