@@ -20,8 +20,8 @@ from .flags import (data_debug_mode, data_debug_mode_scopable, functions_run_eag
 from .formatting import (add_tensor_format_hook, is_per_replica, is_symbolic, per_replica_type_names, remove_tensor_format_hook,
                          symbolic_tensor_repr, symbolic_tensor_text, symbolic_tensor_type_names,
                          tensor_format_hooked)
-from .data_replay import (iterations_watched, replayed_random_ops, seeded_random_ops, traced_concretes,
-                          unwatch_iterations, watch_iterations)
+from .data_replay import (iterations_watched, replayed_random_ops, seeded_random_ops, unwatch_iterations,
+                          watch_iterations)
 from .keras_state import (RATE_READERS, changed_flags, logs_averaged_across_replicas, loop_callbacks,
                           loop_called_while_tracing,
                           model_strategy, ran_since, rate_callable, reset_step_function, run_marker,
@@ -40,7 +40,7 @@ from .retrace_warning import tensorflow_logger, warned_function
 from .targets import (describe_trace_type, function_target, is_internal_function,
                       is_tf_function, shape_lost_in_pipeline, tf_function_key, trace_scope,
                       traced_target, unknown_rank_elements, xla_refused_op_kinds)
-from .trace_hook import (HookRefusal, evict_concrete, install_trace_hook, redirect_trace_caches,
+from .trace_hook import (HookRefusal, evict_concrete, install_trace_hook, redirect_trace_caches, traced_concretes,
                          restore_trace_caches, trace_caches_redirected, trace_hook_available,
                          trace_hook_installed, trace_parameters, trace_uses_xla,
                          traced_python_function, uninstall_trace_hook)

@@ -105,7 +105,7 @@ def replayed_random_ops(dataset) -> list:
     ``cache()`` stops the search: below it nothing runs again on a second pass (what it
     replays it replays with or without a seed, so the fix here would not help)."""
     return [op for wrapper in pipeline_functions(dataset, stop_at_cache=True)
-            for op in _seeded_random_ops(getattr(wrapper, "function", None))]
+            for op in seeded_random_ops(getattr(wrapper, "function", None))]
 
 
 def pipeline_functions(dataset, stop_at_cache: bool = False):
@@ -126,10 +126,6 @@ def pipeline_functions(dataset, stop_at_cache: bool = False):
             continue
         yield from functions
         stack.extend(reversed(inputs))
-
-
-def _seeded_random_ops(function) -> list:
-    return seeded_random_ops(function)
 
 
 _SEEDED_TYPES: dict = {}  # op type -> does its op definition make it a stateful seeded op
@@ -163,13 +159,3 @@ def seeded_random_ops(function) -> list:
         if any(seeds):
             found.append(op)
     return found
-
-
-def traced_concretes(tracing_options) -> list:
-    """The concrete functions a tf.function's trace cache holds (empty on another layout)."""
-    cache = getattr(tracing_options, "function_cache", None)
-    primary = getattr(cache, "_primary", None)
-    try:
-        return list(primary.values()) if isinstance(primary, dict) else list(cache.values())
-    except Exception:  # noqa: BLE001
-        return []

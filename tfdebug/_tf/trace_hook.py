@@ -147,6 +147,13 @@ def trace_parameters(function_type) -> list[tuple[str, object]]:
         return []
 
 
+def traced_concretes(tracing_options) -> list:
+    """The concrete functions a tf.function's trace cache holds (FunctionCache keeps them in
+    ``_primary``, as ``evict_concrete`` reads it); empty on another layout."""
+    primary = getattr(getattr(tracing_options, "function_cache", None), "_primary", None)
+    return list(primary.values()) if isinstance(primary, dict) else []
+
+
 def evict_concrete(function_cache, concrete) -> bool:
     """Drop ``concrete`` from a tf.function's cache, so the next call traces afresh.
 
