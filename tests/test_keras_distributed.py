@@ -237,44 +237,26 @@ def test_distribute_recipe_reproduces_and_is_diagnosed(recipe, distribute_snippe
     assert before["file"].endswith(f"{recipe.id}_before.py"), before
 
 
-REPLICA_CALL = """\
-import sys
-import tensorflow as tf
-
-cpu = tf.config.list_physical_devices("CPU")[0]
-tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
-with strategy.scope():
-    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(1)])
-    optimizer = tf.keras.optimizers.SGD(0.1)
+# The held-out case: a step called directly in the strategy's scope (its last line); the near
+# miss reads the same per-replica handle eagerly on that line instead.
+REPLICA_CASE = os.path.join(ROOT, "tests", "cases_extra", "x625_train_step_outside_strategy_run.py")
+DIRECT = "    print(train_step(tf.ones((4, 3)), tf.ones((4, 1))))"
+EAGER = "    model.trainable_variables[0].value.handle  # <- eager read"
 
 
-@tf.function
-def train_step(x, y):
-    with tf.GradientTape() as tape:
-        loss = tf.reduce_mean((model(x) - y) ** 2)
-    grads = tape.gradient(loss, model.trainable_variables)  # <- the read
-    optimizer.apply_gradients(zip(grads, model.trainable_variables))
-    return loss
-
-
-with strategy.scope():
-    if sys.argv[1] == "direct":
-        train_step(tf.ones((4, 3)), tf.ones((4, 1)))  # <- the call
-    else:
-        model.trainable_variables[0].value.handle  # <- eager read
-"""
-
-
-@pytest.mark.parametrize("how, blamed", [("direct", "# <- the call"), ("eager", "# <- eager read")])
+@pytest.mark.parametrize("how, blamed", [("direct", DIRECT), ("eager", EAGER)])
 def test_a_step_called_without_strategy_run_is_blamed_at_the_call(how, blamed, tmp_path, forked_python):
     # the variables' per-replica handles are read in cross-replica context: called directly,
     # the step was meant to run through strategy.run (near miss: the same read made eagerly)
+    with open(REPLICA_CASE) as fh:
+        source = fh.read()
+    assert DIRECT in source
+    source = source.replace(DIRECT, blamed)
     script = tmp_path / "replica_call.py"
-    script.write_text(REPLICA_CALL)
+    script.write_text(source)
     report = tmp_path / "r.json"
-    proc = forked_python(None, "run", "--report", report, script, how, cwd=tmp_path, timeout=300)
+    proc = forked_python(None, "run", "--report", report, script, cwd=tmp_path, timeout=300)
     assert proc.returncode != 0, proc.stderr[-2000:]
     first = json.loads(report.read_text())["diagnostics"][0]
-    line = next(n for n, text in enumerate(REPLICA_CALL.splitlines(), 1) if blamed in text)
+    line = next(n for n, text in enumerate(source.splitlines(), 1) if text == blamed)
     assert (first["recipe"], first["category"], first["line"]) == ("TFD607", "distribute", line), first
